@@ -1,0 +1,39 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// The exported symbols of libcadence.so: `cad_*` only (see Sources/CadenceABI/cadence.map).
+let versionScript = Context.packageDirectory + "/Sources/CadenceABI/cadence.map"
+
+let package = Package(
+    name: "Cadence",
+    products: [
+        // libcadence.so: the C ABI, with the Swift runtime linked in statically.
+        .library(name: "cadence", type: .dynamic, targets: ["CadenceABI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        // The engine in pure Swift: no C types, no unsafe pointers, no handles.
+        .target(
+            name: "CadenceCore",
+            dependencies: [
+                .product(name: "RealModule", package: "swift-numerics"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
+            ]
+        ),
+        // `@c` exports only: validate, convert, call the core, map errors.
+        .target(
+            name: "CadenceABI",
+            dependencies: ["CadenceCore"],
+            exclude: ["cadence.map"],
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib", "-Xlinker", "--version-script=\(versionScript)", "-Xlinker", "--gc-sections"]),
+            ]
+        ),
+        .testTarget(name: "CadenceCoreTests", dependencies: ["CadenceCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

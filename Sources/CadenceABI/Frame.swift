@@ -1,0 +1,48 @@
+// Frame output: the render list and batch sampling.
+import CadenceCore
+
+/// Writes the render list of `root`'s subtree into `out` (`cap` items):
+/// depth-first, sublayers in order, hidden and not-yet-begun subtrees left out,
+/// world matrices by SEMANTICS.md §2.2, transitions as a clip container with
+/// their two pictures (§8). `*n_out` = items written, or with `cap` too small
+/// `CAD_ERR_BUFFER_TOO_SMALL` and the count needed (nothing written). Allocates
+/// nothing once the scene is warm.
+@c public func cad_engine_render_list(_ e: OpaquePointer?, _ root: cad_layer, _ out: cad_render_item_ptr?, _ cap: Int32, _ n_out: UnsafeMutablePointer<Int32>?) -> cad_status {
+    withEngine(e, "cad_engine_render_list") { (en: inout Engine) throws(CadenceError) in
+        guard cap >= 0 else { throw CadenceError(.invalidArgument, "cap must be >= 0 (got \(cap))") }
+        if cap > 0 && out == nil { throw CadenceError(.invalidArgument, "out is NULL but cap = \(cap)") }
+        let raw = out?.assumingMemoryBound(to: RenderItem.self)
+        let buffer = UnsafeMutableBufferPointer(start: raw, count: raw == nil ? 0 : Int(cap))
+        var span = buffer.mutableSpan
+        do throws(CadenceError) {
+            let n = try en.renderList(root: root, into: &span)
+            n_out?.pointee = Int32(n)
+        } catch {
+            if error.status == .bufferTooSmall { n_out?.pointee = Int32(clamping: error.needed) }
+            throw error
+        }
+    }
+}
+
+/// Presentation values of `keypath` for `n_layers` layers, row by row
+/// (`n_layers` x components doubles). With `cap` too small:
+/// `CAD_ERR_BUFFER_TOO_SMALL` and `*n_out` = doubles needed. Any invalid handle
+/// fails the whole call (nothing written).
+@c public func cad_engine_sample(_ e: OpaquePointer?, _ layers: UnsafePointer<cad_layer>?, _ n_layers: Int32, _ keypath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Double>?, _ cap: Int32, _ n_out: UnsafeMutablePointer<Int32>?) -> cad_status {
+    withEngine(e, "cad_engine_sample") { (en: inout Engine) throws(CadenceError) in
+        let t = try keyPathTarget(keypath)
+        guard n_layers >= 0 else { throw CadenceError(.invalidArgument, "n_layers must be >= 0 (got \(n_layers))") }
+        if n_layers > 0 && layers == nil { throw CadenceError(.invalidArgument, "layers is NULL but n_layers = \(n_layers)") }
+        try checkBuffer(out, cap)
+        let ids = UnsafeBufferPointer(start: n_layers > 0 ? layers : nil, count: Int(n_layers))
+        let outBuf = UnsafeMutableBufferPointer(start: cap > 0 ? out : nil, count: Int(cap))
+        var span = outBuf.mutableSpan
+        do throws(CadenceError) {
+            let n = try en.sample(layers: ids.span, t, into: &span)
+            n_out?.pointee = Int32(clamping: n)
+        } catch {
+            if error.status == .bufferTooSmall { n_out?.pointee = Int32(clamping: error.needed) }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,134 @@
+// Layers: tree, key-path properties, contents, actions and time conversion.
+import CadenceCore
+
+/// Creates a root layer with every property at its default (SEMANTICS.md §2).
+/// A new layer takes its values without animation until the first tick.
+@c public func cad_layer_create(_ e: OpaquePointer?, _ out: UnsafeMutablePointer<cad_layer>?) -> cad_status {
+    withEngine(e, "cad_layer_create") { (en: inout Engine) throws(CadenceError) in
+        let o = try requireOut(out)
+        o.pointee = try en.createLayer()
+    }
+}
+
+/// Destroys a layer: removes it from its superlayer, detaches its sublayers
+/// (they become roots) and stops its animations (finished = 0).
+@c public func cad_layer_destroy(_ e: OpaquePointer?, _ l: cad_layer) -> cad_status {
+    withEngine(e, "cad_layer_destroy") { (en: inout Engine) throws(CadenceError) in try en.destroyLayer(l) }
+}
+
+/// Appends `child` to `parent`'s sublayers (removing it from its old superlayer).
+/// Adding an ancestor (a cycle) is `CAD_ERR_INVALID_ARGUMENT`.
+@c public func cad_layer_add_sublayer(_ e: OpaquePointer?, _ parent: cad_layer, _ child: cad_layer) -> cad_status {
+    withEngine(e, "cad_layer_add_sublayer") { (en: inout Engine) throws(CadenceError) in try en.addSublayer(parent, child) }
+}
+
+/// Inserts `child` at `index` (0...count, counted without the child) of `parent`'s sublayers.
+@c public func cad_layer_insert_sublayer(_ e: OpaquePointer?, _ parent: cad_layer, _ child: cad_layer, _ index: Int32) -> cad_status {
+    withEngine(e, "cad_layer_insert_sublayer") { (en: inout Engine) throws(CadenceError) in
+        try en.insertSublayer(parent, child, at: Int(index))
+    }
+}
+
+/// Detaches a layer from its superlayer (no-op for a root).
+@c public func cad_layer_remove_from_superlayer(_ e: OpaquePointer?, _ l: cad_layer) -> cad_status {
+    withEngine(e, "cad_layer_remove_from_superlayer") { (en: inout Engine) throws(CadenceError) in try en.removeFromSuperlayer(l) }
+}
+
+/// The superlayer, 0 for a root.
+@c public func cad_layer_superlayer(_ e: OpaquePointer?, _ l: cad_layer, _ out: UnsafeMutablePointer<cad_layer>?) -> cad_status {
+    withEngine(e, "cad_layer_superlayer") { (en: inout Engine) throws(CadenceError) in
+        let o = try requireOut(out)
+        o.pointee = try en.superlayer(of: l)
+    }
+}
+
+/// The sublayers in order. With `cap` too small: `CAD_ERR_BUFFER_TOO_SMALL` and
+/// `*n_out` = the count needed. `out` may be NULL when `cap` is 0.
+@c public func cad_layer_sublayers(_ e: OpaquePointer?, _ l: cad_layer, _ out: UnsafeMutablePointer<cad_layer>?, _ cap: Int32, _ n_out: UnsafeMutablePointer<Int32>?) -> cad_status {
+    withEngine(e, "cad_layer_sublayers") { (en: inout Engine) throws(CadenceError) in
+        try checkBuffer(out, cap)
+        let n = try en.sublayerCount(of: l)
+        if n > Int(cap) {
+            n_out?.pointee = Int32(n)
+            throw CadenceError(.bufferTooSmall, "layer has \(n) sublayers; cap is \(cap)", needed: n)
+        }
+        for k in 0..<n { out?[k] = try en.sublayer(of: l, at: k) }
+        n_out?.pointee = Int32(n)
+    }
+}
+
+/// Sets a model value by key path (SEMANTICS.md §2): `n` must equal the key
+/// path's component count (`CAD_ERR_TYPE_MISMATCH`), components must be finite.
+/// Runs the key's action (an implicit animation) unless actions are disabled.
+@c public func cad_layer_set(_ e: OpaquePointer?, _ l: cad_layer, _ keypath: UnsafePointer<CChar>?, _ v: UnsafePointer<Double>?, _ n: Int32) -> cad_status {
+    withEngine(e, "cad_layer_set") { (en: inout Engine) throws(CadenceError) in
+        let t = try keyPathTarget(keypath)
+        let (buf, count) = try values(v, n)
+        try en.set(layer: l, t, buf, count: count)
+    }
+}
+
+/// Reads a model value by key path into `out` (`cap` doubles); `*n_out` = components.
+@c public func cad_layer_get(_ e: OpaquePointer?, _ l: cad_layer, _ keypath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Double>?, _ cap: Int32, _ n_out: UnsafeMutablePointer<Int32>?) -> cad_status {
+    withEngine(e, "cad_layer_get") { (en: inout Engine) throws(CadenceError) in
+        let t = try keyPathTarget(keypath)
+        try checkBuffer(out, cap)
+        let v = try en.get(layer: l, t)
+        try writeValue(v, out, cap, n_out)
+    }
+}
+
+/// Reads a presentation value (model plus running animations at the engine's now).
+@c public func cad_layer_presentation(_ e: OpaquePointer?, _ l: cad_layer, _ keypath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Double>?, _ cap: Int32, _ n_out: UnsafeMutablePointer<Int32>?) -> cad_status {
+    withEngine(e, "cad_layer_presentation") { (en: inout Engine) throws(CadenceError) in
+        let t = try keyPathTarget(keypath)
+        try checkBuffer(out, cap)
+        let v = try en.presentation(layer: l, t)
+        try writeValue(v, out, cap, n_out)
+    }
+}
+
+/// Sets the contents id (a host-chosen 64-bit value; 0 = none). Outside a
+/// disabled-actions transaction the change runs a fade transition by default.
+@c public func cad_layer_set_contents(_ e: OpaquePointer?, _ l: cad_layer, _ contents: UInt64) -> cad_status {
+    withEngine(e, "cad_layer_set_contents") { (en: inout Engine) throws(CadenceError) in try en.setContents(layer: l, contents) }
+}
+
+/// The model contents id.
+@c public func cad_layer_get_contents(_ e: OpaquePointer?, _ l: cad_layer, _ out: UnsafeMutablePointer<UInt64>?) -> cad_status {
+    withEngine(e, "cad_layer_get_contents") { (en: inout Engine) throws(CadenceError) in
+        let o = try requireOut(out)
+        o.pointee = try en.contents(layer: l)
+    }
+}
+
+/// Enables (1) or disables (0) implicit actions for one layer.
+@c public func cad_layer_set_actions_enabled(_ e: OpaquePointer?, _ l: cad_layer, _ enabled: Int32) -> cad_status {
+    withEngine(e, "cad_layer_set_actions_enabled") { (en: inout Engine) throws(CadenceError) in try en.setActionsEnabled(layer: l, flag(enabled)) }
+}
+
+/// Sets the action for `key`: animation `a` (copied now and each time it runs)
+/// or, with `a` = 0, the "no action" marker.
+@c public func cad_layer_set_action(_ e: OpaquePointer?, _ l: cad_layer, _ key: UnsafePointer<CChar>?, _ a: cad_anim) -> cad_status {
+    withEngine(e, "cad_layer_set_action") { (en: inout Engine) throws(CadenceError) in
+        let k = try string(key, "key")
+        try en.setAction(layer: l, key: k, animation: a)
+    }
+}
+
+/// Returns `key` to its default action.
+@c public func cad_layer_clear_action(_ e: OpaquePointer?, _ l: cad_layer, _ key: UnsafePointer<CChar>?) -> cad_status {
+    withEngine(e, "cad_layer_clear_action") { (en: inout Engine) throws(CadenceError) in
+        let k = try string(key, "key")
+        try en.clearAction(layer: l, key: k)
+    }
+}
+
+/// Converts time `t` from layer `from`'s local time to layer `to`'s (0 = global
+/// time). Out of a paused layer (speed 0) gives that layer's beginTime.
+@c public func cad_layer_convert_time(_ e: OpaquePointer?, _ t: Double, _ from: cad_layer, _ to: cad_layer, _ out: UnsafeMutablePointer<Double>?) -> cad_status {
+    withEngine(e, "cad_layer_convert_time") { (en: inout Engine) throws(CadenceError) in
+        let o = try requireOut(out)
+        o.pointee = try en.convertTime(t, from: from, to: to)
+    }
+}

@@ -1,0 +1,131 @@
+// Library-level functions and the engine's lifecycle, clock and event queue.
+import CadenceCore
+import Glibc
+
+// MARK: Library
+
+/// The library version, "MAJOR.MINOR.PATCH" (static storage, never NULL).
+@c public func cad_version_string() -> UnsafePointer<CChar>? {
+    cStrings.version
+}
+
+/// The ABI version; equals `CAD_ABI_VERSION` of the header the host compiled
+/// against when the two match.
+@c public func cad_abi_version() -> UInt32 {
+    CadenceVersion.abi
+}
+
+/// The calling thread's message for its last failed call ("" when none). Never
+/// NULL. Valid until this thread's next call into the library.
+@c public func cad_last_error() -> UnsafePointer<CChar>? {
+    if let b = errorSlot.buffer() { return UnsafePointer(b) }
+    return cStrings.empty
+}
+
+/// The enumerator name of a status ("CAD_OK", "CAD_ERR_INVALID_HANDLE", ...;
+/// "CAD_ERR_UNKNOWN" for other values). Static storage.
+@c public func cad_status_name(_ s: cad_status) -> UnsafePointer<CChar>? {
+    guard let st = Status(rawValue: s), let k = Status.allCases.firstIndex(of: st) else { return cStrings.unknownStatus }
+    return cStrings.statusNames[k]
+}
+
+/// Monotonic seconds (CLOCK_MONOTONIC), like CACurrentMediaTime.
+@c public func cad_media_time() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+/// sizeof(cad_render_item) as the library was built; compare with the header's
+/// (see CAD_CHECK_LAYOUT) to catch a mismatched header.
+@c public func cad_sizeof_render_item() -> UInt32 {
+    UInt32(MemoryLayout<cad_render_item>.size)
+}
+
+/// sizeof(cad_event) as the library was built.
+@c public func cad_sizeof_event() -> UInt32 {
+    UInt32(MemoryLayout<cad_event>.size)
+}
+
+// MARK: Engine and time
+
+/// Creates an engine. Returns NULL only when out of memory.
+@c public func cad_engine_create() -> OpaquePointer? {
+    let salt = UInt16(truncatingIfNeeded: saltCounter.wrappingAdd(1, ordering: .relaxed).newValue % 16383 + 1)
+    let box = EngineBox(salt: salt)
+    return OpaquePointer(Unmanaged.passRetained(box).toOpaque())
+}
+
+/// Destroys an engine and everything in it. NULL is a no-op. Using the pointer
+/// afterwards is the host's error. Safe to call from one of the engine's own
+/// callbacks: the remaining callbacks of that tick are skipped.
+@c public func cad_engine_destroy(_ e: OpaquePointer?) {
+    guard let box = EngineBox.from(e) else { return }
+    if box.destroyed.exchange(true, ordering: .acquiringAndReleasing) { return }
+    box.magic = 0
+    Unmanaged.passUnretained(box).release()
+}
+
+/// Advances the engine to `now` (finite, >= the previous now), updates every
+/// animation, and delivers the events (callbacks run before this returns, on
+/// this thread, with no lock held).
+@c public func cad_engine_tick(_ e: OpaquePointer?, _ now: Double) -> cad_status {
+    guard let box = EngineBox.from(e) else { return nullEngine("cad_engine_tick") }
+    // Keep the box alive even if a callback destroys the engine.
+    return withExtendedLifetime(box) {
+        withEngineDispatching(e, "cad_engine_tick") { (en: inout Engine) throws(CadenceError) in try en.tick(now) }
+    }
+}
+
+/// The `now` of the last tick (0 before the first).
+@c public func cad_engine_now(_ e: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> cad_status {
+    withEngine(e, "cad_engine_now") { (en: inout Engine) throws(CadenceError) in
+        try requireOut(out).pointee = en.now
+    }
+}
+
+/// Number of live layers in the engine.
+@c public func cad_engine_layer_count(_ e: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> cad_status {
+    withEngine(e, "cad_engine_layer_count") { (en: inout Engine) throws(CadenceError) in
+        try requireOut(out).pointee = Int32(clamping: en.layerCount)
+    }
+}
+
+// MARK: Events (polling)
+
+/// Takes the oldest queued event. `CAD_ERR_NOT_FOUND` when the queue is empty.
+@c public func cad_engine_poll_event(_ e: OpaquePointer?, _ out: cad_event_ptr?) -> cad_status {
+    withEngine(e, "cad_engine_poll_event") { (en: inout Engine) throws(CadenceError) in
+        guard let o = out?.assumingMemoryBound(to: cad_event.self) else { throw CadenceError(.invalidArgument, "out is NULL") }
+        let ev = try en.pollEvent()
+        var c = cad_event(kind: ev.kind.rawValue, finished: ev.finished ? 1 : 0, layer: ev.layer, tag: ev.tag,
+                          time: ev.time, key: zeroKey)
+        withUnsafeMutableBytes(of: &c.key) { raw in
+            var n = 0
+            for b in ev.key.utf8 where n < 63 {
+                raw[n] = b
+                n += 1
+            }
+        }
+        o.pointee = c
+    }
+}
+
+/// Sets the capacity of the poll queue (default 4096, 0 = keep no events).
+/// When the queue is full the oldest event is dropped and counted
+/// (`cad_engine_events_dropped`), so an engine nobody polls stays bounded.
+@c public func cad_engine_set_event_capacity(_ e: OpaquePointer?, _ capacity: Int32) -> cad_status {
+    withEngine(e, "cad_engine_set_event_capacity") { (en: inout Engine) throws(CadenceError) in
+        try en.setEventCapacity(Int(capacity))
+    }
+}
+
+/// Number of events dropped because the poll queue was full, since creation.
+@c public func cad_engine_events_dropped(_ e: OpaquePointer?, _ out: UnsafeMutablePointer<UInt64>?) -> cad_status {
+    withEngine(e, "cad_engine_events_dropped") { (en: inout Engine) throws(CadenceError) in
+        try requireOut(out).pointee = en.droppedEventCount
+    }
+}
+
+let zeroKey: CChar64 = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)

@@ -1,0 +1,260 @@
+// Internal plumbing of the C layer: the engine box behind `cad_engine *`, the
+// per-thread error message, and argument conversion. Nothing here is exported.
+import CadenceCore
+import Glibc
+import Synchronization
+
+/// What the engine lock protects.
+struct EngineState: ~Copyable {
+    var engine: Engine
+    /// Spare storage for the list of callbacks to run, so ticks do not allocate.
+    var spare: [Event] = []
+}
+
+/// The object behind a `cad_engine *`.
+final class EngineBox: @unchecked Sendable {
+    static let magicValue: UInt64 = 0xCADE_4CE0_E461_4E01
+    var magic: UInt64 = EngineBox.magicValue
+    let state: Mutex<EngineState>
+    /// Set by cad_engine_destroy; a tick in progress stops running callbacks.
+    let destroyed = Atomic<Bool>(false)
+
+    init(salt: UInt16) {
+        state = Mutex(EngineState(engine: Engine(salt: salt)))
+    }
+
+    /// The box for a host pointer; nil for NULL or a pointer that is not an engine.
+    @inline(__always)
+    static func from(_ e: OpaquePointer?) -> EngineBox? {
+        guard let e else { return nil }
+        let box = Unmanaged<EngineBox>.fromOpaque(UnsafeRawPointer(e)).takeUnretainedValue()
+        guard box.magic == EngineBox.magicValue else { return nil }
+        return box
+    }
+}
+
+/// Engine salts: every engine stamps a different 14-bit value into its ids.
+let saltCounter = Atomic<UInt32>(0)
+
+// MARK: - last error (per thread)
+
+/// A per-thread, NUL-terminated message buffer (pthread TLS, freed at thread exit).
+struct ErrorSlot: @unchecked Sendable {
+    static let capacity = 512
+    let key: pthread_key_t
+
+    init() {
+        var k = pthread_key_t()
+        pthread_key_create(&k) { p in free(p) }
+        key = k
+    }
+
+    /// This thread's buffer (allocated on first use; nil only if out of memory).
+    @inline(__always)
+    func buffer() -> UnsafeMutablePointer<CChar>? {
+        if let p = pthread_getspecific(key) { return p.assumingMemoryBound(to: CChar.self) }
+        guard let raw = calloc(ErrorSlot.capacity, 1) else { return nil }
+        pthread_setspecific(key, raw)
+        return raw.assumingMemoryBound(to: CChar.self)
+    }
+
+    func set(_ message: String) {
+        guard let b = buffer() else { return }
+        var n = 0
+        for byte in message.utf8 where n < ErrorSlot.capacity - 1 {
+            b[n] = CChar(bitPattern: byte)
+            n += 1
+        }
+        b[n] = 0
+    }
+}
+
+let errorSlot = ErrorSlot()
+
+/// Static C strings handed out by the library (never freed).
+struct CStrings: @unchecked Sendable {
+    let empty: UnsafePointer<CChar>
+    let version: UnsafePointer<CChar>
+    let statusNames: [UnsafePointer<CChar>]
+    let unknownStatus: UnsafePointer<CChar>
+
+    init() {
+        empty = UnsafePointer(strdup(""))
+        version = UnsafePointer(strdup(CadenceVersion.string))
+        statusNames = Status.allCases.map { UnsafePointer(strdup($0.name)) }
+        unknownStatus = UnsafePointer(strdup("CAD_ERR_UNKNOWN"))
+    }
+}
+
+let cStrings = CStrings()
+
+// MARK: - failing
+
+@inline(never)
+func fail(_ s: Status, _ message: String) -> cad_status {
+    errorSlot.set("\(s.name): \(message)")
+    return s.rawValue
+}
+
+@inline(never)
+func fail(_ e: CadenceError, function: StaticString) -> cad_status {
+    errorSlot.set("\(function): \(e.message)")
+    return e.status.rawValue
+}
+
+@inline(never)
+func nullEngine(_ function: StaticString) -> cad_status {
+    errorSlot.set("\(function): engine is NULL (or not a cad_engine created by cad_engine_create)")
+    return Status.invalidArgument.rawValue
+}
+
+/// Runs `body` with the engine locked and maps its failure to a status.
+@inline(__always)
+func withEngine(_ e: OpaquePointer?, _ function: StaticString,
+                _ body: (inout Engine) throws(CadenceError) -> Void) -> cad_status {
+    guard let box = EngineBox.from(e) else { return nullEngine(function) }
+    do {
+        try box.state.withLock { (s: inout EngineState) throws(CadenceError) in try body(&s.engine) }
+        return 0
+    } catch {
+        return fail(error, function: function)
+    }
+}
+
+/// Like `withEngine`, then runs the callbacks the call produced with no lock held.
+func withEngineDispatching(_ e: OpaquePointer?, _ function: StaticString,
+                           _ body: (inout Engine) throws(CadenceError) -> Void) -> cad_status {
+    guard let box = EngineBox.from(e), let e else { return nullEngine(function) }
+    var toRun: [Event] = []
+    do {
+        toRun = try box.state.withLock { (s: inout EngineState) throws(CadenceError) -> [Event] in
+            try body(&s.engine)
+            if s.engine.hasPendingDispatch {
+                var buf: [Event] = []
+                swap(&buf, &s.spare)
+                s.engine.swapDispatch(&buf)
+                return buf
+            }
+            return []
+        }
+    } catch {
+        return fail(error, function: function)
+    }
+    if !toRun.isEmpty {
+        for ev in toRun {
+            if box.destroyed.load(ordering: .acquiring) { break }
+            runCallback(e, ev)
+        }
+        toRun.removeAll(keepingCapacity: true)
+        box.state.withLock { s in
+            if s.spare.capacity < toRun.capacity { s.spare = toRun }
+        }
+    }
+    return 0
+}
+
+@inline(__always)
+func runCallback(_ e: OpaquePointer, _ ev: Event) {
+    let fn = ev.callback.function
+    guard fn != 0, let raw = UnsafeRawPointer(bitPattern: fn) else { return }
+    let userdata = UnsafeMutableRawPointer(bitPattern: ev.callback.userdata)
+    if ev.kind == .transactionComplete {
+        let cb = unsafeBitCast(raw, to: cad_transaction_callback.self)
+        cb(e, userdata)
+    } else {
+        let cb = unsafeBitCast(raw, to: cad_anim_callback.self)
+        ev.key.withCString { k in
+            cb(e, ev.kind.rawValue, ev.layer, k, ev.finished ? 1 : 0, ev.tag, userdata)
+        }
+    }
+}
+
+// MARK: - arguments
+
+/// Looks a key path up from a C string without allocating.
+@inline(__always)
+func keyPathTarget(_ p: UnsafePointer<CChar>?, _ name: StaticString = "keypath") throws(CadenceError) -> KeyPathTarget {
+    guard let p else { throw CadenceError(.invalidArgument, "\(name) is NULL") }
+    let n = strnlen(p, 256)
+    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: n)
+    guard let t = KeyPathTarget.lookup(bytes.span) else {
+        throw CadenceError(.unknownKeyPath, "unknown key path \"\(String(decoding: bytes.prefix(80), as: UTF8.self))\"")
+    }
+    return t
+}
+
+/// A C string argument as a Swift string (`required` rejects NULL).
+func string(_ p: UnsafePointer<CChar>?, _ name: StaticString) throws(CadenceError) -> String {
+    guard let p else { throw CadenceError(.invalidArgument, "\(name) is NULL") }
+    return String(cString: p)
+}
+
+func optionalString(_ p: UnsafePointer<CChar>?) -> String? {
+    guard let p else { return nil }
+    return String(cString: p)
+}
+
+/// Reads `n` doubles (n may exceed 16: the count check reports it).
+@inline(__always)
+func values(_ v: UnsafePointer<Double>?, _ n: Int32, _ name: StaticString = "v") throws(CadenceError) -> (ValueBuffer, Int) {
+    guard n >= 0 else { throw CadenceError(.invalidArgument, "\(name) count n must be >= 0 (got \(n))") }
+    if n > 0 && v == nil { throw CadenceError(.invalidArgument, "\(name) is NULL but n = \(n)") }
+    var b = ValueBuffer(count: Int(min(n, 16)))
+    if let v { for k in 0..<Int(min(n, 16)) { b[k] = v[k] } }
+    return (b, Int(n))
+}
+
+/// Validates a reader's buffer arguments.
+@inline(__always)
+func checkBuffer<T>(_ out: UnsafeMutablePointer<T>?, _ cap: Int32, _ name: StaticString = "out") throws(CadenceError) {
+    guard cap >= 0 else { throw CadenceError(.invalidArgument, "cap must be >= 0 (got \(cap))") }
+    if cap > 0 && out == nil { throw CadenceError(.invalidArgument, "\(name) is NULL but cap = \(cap)") }
+}
+
+@inline(__always)
+func requireOut<T>(_ p: UnsafeMutablePointer<T>?, _ name: StaticString = "out") throws(CadenceError) -> UnsafeMutablePointer<T> {
+    guard let p else { throw CadenceError(.invalidArgument, "\(name) is NULL") }
+    return p
+}
+
+/// Writes a value to a reader's buffer, or reports the count needed.
+@inline(__always)
+func writeValue(_ v: ValueBuffer, _ out: UnsafeMutablePointer<Double>?, _ cap: Int32, _ nOut: UnsafeMutablePointer<Int32>?) throws(CadenceError) {
+    let n = v.count
+    if Int(cap) < n {
+        nOut?.pointee = Int32(n)
+        throw CadenceError(.bufferTooSmall, "the value has \(n) component(s); cap is \(cap)", needed: n)
+    }
+    if let out { for k in 0..<n { out[k] = v[k] } }
+    nOut?.pointee = Int32(n)
+}
+
+@inline(__always)
+func flag(_ x: Int32) -> Bool { x != 0 }
+
+@inline(__always)
+func enumValue<E: RawRepresentable>(_ x: Int32, _ type: E.Type, _ name: StaticString) throws(CadenceError) -> E where E.RawValue == Int32 {
+    guard let v = E(rawValue: x) else { throw CadenceError(.invalidArgument, "\(name) \(x) is not a valid value") }
+    return v
+}
+
+func timingCurve(_ name: Int32) throws(CadenceError) -> TimingCurve {
+    switch name {
+    case 0: return .linear
+    case 1: return .easeIn
+    case 2: return .easeOut
+    case 3: return .easeInEaseOut
+    case 4: return .default
+    default: throw CadenceError(.invalidArgument, "name \(name) is not a cad_timing_name (0...4)")
+    }
+}
+
+func bezier(_ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double) throws(CadenceError) -> TimingCurve {
+    for (v, n) in [(c1x, "c1x"), (c1y, "c1y"), (c2x, "c2x"), (c2y, "c2y")] where !v.isFinite {
+        throw CadenceError(.invalidArgument, "\(n) must be finite (got \(v))")
+    }
+    guard c1x >= 0, c1x <= 1, c2x >= 0, c2x <= 1, let c = TimingCurve(c1x: c1x, c1y: c1y, c2x: c2x, c2y: c2y) else {
+        throw CadenceError(.invalidArgument, "c1x and c2x must lie in [0, 1] (got \(c1x), \(c2x))")
+    }
+    return c
+}

@@ -1,0 +1,310 @@
+/// Animation kinds (API.md `cad_anim_kind`).
+public enum AnimationKind: Int32, Sendable, CaseIterable {
+    case basic = 0, keyframe = 1, spring = 2, group = 3, transition = 4
+
+    public var name: String {
+        switch self {
+        case .basic: return "basic"
+        case .keyframe: return "keyframe"
+        case .spring: return "spring"
+        case .group: return "group"
+        case .transition: return "transition"
+        }
+    }
+}
+
+public enum RotationMode: Int32, Sendable, CaseIterable {
+    case none = 0, auto = 1, autoReverse = 2
+}
+
+public enum TransitionType: Int32, Sendable, CaseIterable {
+    case fade = 0, moveIn = 1, push = 2, reveal = 3
+}
+
+public enum TransitionSubtype: Int32, Sendable, CaseIterable {
+    case fromLeft = 0, fromRight = 1, fromTop = 2, fromBottom = 3
+}
+
+/// Opaque host words carried with an animation (a callback and its userdata).
+/// The core never interprets them; the C layer stores function pointers here.
+public struct HostCallback: Sendable, Equatable {
+    public var function: UInt
+    public var userdata: UInt
+    public init(function: UInt = 0, userdata: UInt = 0) {
+        self.function = function
+        self.userdata = userdata
+    }
+    public var isSet: Bool { function != 0 }
+}
+
+/// A mutable animation description (SEMANTICS.md §1). Adding it to a layer
+/// attaches an immutable compiled copy; the description can then change freely.
+/// Every setter validates first and changes nothing when it throws.
+public struct AnimationSpec: Sendable {
+    public let kind: AnimationKind
+    public private(set) var target: KeyPathTarget?
+    public var timing = MediaTiming()
+    public var removedOnCompletion = true
+    public private(set) var timingCurve: TimingCurve?
+    public private(set) var from: ValueBuffer?
+    public private(set) var to: ValueBuffer?
+    public private(set) var by: ValueBuffer?
+    public var additive = false
+    public var cumulative = false
+    public private(set) var spring: Spring?
+    // keyframes
+    public private(set) var values: [Double] = []
+    public private(set) var valueCount = 0
+    public private(set) var keyTimes: [Double]?
+    public private(set) var segmentCurves: [TimingCurve]?
+    public var calculationMode: CalculationMode = .linear
+    public private(set) var tension: [Double]?
+    public private(set) var continuity: [Double]?
+    public private(set) var bias: [Double]?
+    public private(set) var path: [PathElement] = []
+    public var rotationMode: RotationMode = .none
+    // group
+    public private(set) var children: [AnimationSpec] = []
+    // transition
+    public private(set) var transitionType: TransitionType = .fade
+    public private(set) var transitionSubtype: TransitionSubtype = .fromLeft
+    public private(set) var startProgress: Double = 0
+    public private(set) var endProgress: Double = 1
+    // tagging
+    public var tag: Int64 = 0
+    public var callback = HostCallback()
+
+    /// The default spring of §6: mass 1, stiffness 100, damping 10, velocity 0.
+    public static let defaultSpring = Spring(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0)!
+
+    /// Creates a description. Basic, keyframe and spring animations need an
+    /// animatable key path; groups and transitions take none.
+    public init(kind: AnimationKind, keyPath: String?) throws(CadenceError) {
+        self.kind = kind
+        switch kind {
+        case .group, .transition:
+            if let k = keyPath, !k.isEmpty {
+                throw .invalidArgument("keypath must be NULL for a \(kind.name) animation (got \"\(k)\")")
+            }
+        case .basic, .keyframe, .spring:
+            guard let k = keyPath, !k.isEmpty else {
+                throw .invalidArgument("keypath is required for a \(kind.name) animation")
+            }
+            guard let t = KeyPathTarget.lookup(k) else {
+                throw CadenceError(.unknownKeyPath, "unknown key path \"\(k)\"")
+            }
+            guard t.animatable else {
+                throw .invalidArgument("key path \"\(k)\" is not animatable")
+            }
+            target = t
+            if kind == .spring { spring = AnimationSpec.defaultSpring }
+        }
+        if kind == .transition { timing.duration = 0 }
+    }
+
+    // MARK: timing
+
+    public mutating func setTiming(_ field: TimingField, _ v: Double) throws(CadenceError) {
+        try timing.set(field, v)
+    }
+
+    public mutating func setTimingCurve(_ c: TimingCurve?) { timingCurve = c }
+
+    // MARK: basic / spring endpoints
+
+    private func requireEndpoints(_ what: StaticString) throws(CadenceError) {
+        guard kind == .basic || kind == .spring else {
+            throw .invalidState("\(what) applies to basic and spring animations; this is a \(kind.name) animation")
+        }
+    }
+
+    private func checkValue(_ v: ValueBuffer, _ what: StaticString) throws(CadenceError) {
+        guard let t = target else { throw .invalidState("animation has no key path") }
+        guard v.count == t.components else {
+            throw .typeMismatch("\(what) for \"\(t.name)\" needs \(t.components) component(s) (\(t.kind.name)); got \(v.count)")
+        }
+        guard v.isFinite else { throw .invalidArgument("\(what) components must be finite") }
+    }
+
+    public enum Endpoint: Sendable { case from, to, by }
+
+    /// Sets (or with nil clears) an endpoint.
+    public mutating func setEndpoint(_ which: Endpoint, _ v: ValueBuffer?) throws(CadenceError) {
+        try requireEndpoints("from/to/by")
+        if let v {
+            try checkValue(v, which == .from ? "fromValue" : which == .to ? "toValue" : "byValue")
+        }
+        switch which {
+        case .from: from = v
+        case .to: to = v
+        case .by: by = v
+        }
+    }
+
+    public mutating func setAdditive(_ on: Bool) throws(CadenceError) {
+        guard target != nil else { throw .invalidState("additive applies to property animations; this is a \(kind.name) animation") }
+        additive = on
+    }
+
+    public mutating func setCumulative(_ on: Bool) throws(CadenceError) {
+        guard target != nil else { throw .invalidState("cumulative applies to property animations; this is a \(kind.name) animation") }
+        cumulative = on
+    }
+
+    public mutating func setSpring(_ s: Spring) throws(CadenceError) {
+        guard kind == .spring else { throw .invalidState("spring parameters apply to spring animations; this is a \(kind.name) animation") }
+        spring = s
+    }
+
+    // MARK: keyframes
+
+    private func requireKeyframe(_ what: StaticString) throws(CadenceError) {
+        guard kind == .keyframe else { throw .invalidState("\(what) applies to keyframe animations; this is a \(kind.name) animation") }
+    }
+
+    public mutating func setValues(_ v: [Double], count: Int, components: Int) throws(CadenceError) {
+        try requireKeyframe("values")
+        guard let t = target else { throw .invalidState("animation has no key path") }
+        guard count >= 0, components >= 0 else { throw .invalidArgument("count and components must be >= 0") }
+        guard components == t.components else {
+            throw .typeMismatch("values for \"\(t.name)\" need \(t.components) component(s) per keyframe; got \(components)")
+        }
+        guard v.count == count * components else { throw .invalidArgument("values must hold count x components doubles") }
+        for x in v where !x.isFinite { throw .invalidArgument("values must be finite (got \(x))") }
+        values = v
+        valueCount = count
+    }
+
+    public mutating func setKeyTimes(_ times: [Double]?) throws(CadenceError) {
+        try requireKeyframe("keyTimes")
+        if let times {
+            guard times.count >= 1 else { throw .invalidArgument("keyTimes must hold at least one time (or pass NULL to clear)") }
+            var prev = -Double.infinity
+            for (i, x) in times.enumerated() {
+                guard x.isFinite, x >= 0, x <= 1 else { throw .invalidArgument("keyTimes[\(i)] = \(x) must lie in [0, 1]") }
+                guard x >= prev else { throw .invalidArgument("keyTimes must not decrease (keyTimes[\(i)] = \(x) < \(prev))") }
+                prev = x
+            }
+            guard times.first == 0 else { throw .invalidArgument("keyTimes must start at 0 (got \(times[0]))") }
+            guard times.last == 1 || times.count == 1 else { throw .invalidArgument("keyTimes must end at 1 (got \(times[times.count - 1]))") }
+        }
+        keyTimes = times
+    }
+
+    public mutating func setSegmentCurves(_ curves: [TimingCurve]?) throws(CadenceError) {
+        try requireKeyframe("segment timing functions")
+        segmentCurves = curves
+    }
+
+    public mutating func setCalculationMode(_ m: CalculationMode) throws(CadenceError) {
+        try requireKeyframe("calculationMode")
+        calculationMode = m
+    }
+
+    public mutating func setTCB(tension: [Double]?, continuity: [Double]?, bias: [Double]?) throws(CadenceError) {
+        try requireKeyframe("tension/continuity/bias")
+        for arr in [tension, continuity, bias] {
+            if let arr { for x in arr where !x.isFinite { throw .invalidArgument("tension, continuity and bias values must be finite") } }
+        }
+        self.tension = tension
+        self.continuity = continuity
+        self.bias = bias
+    }
+
+    public mutating func appendPath(_ e: PathElement) throws(CadenceError) {
+        try requireKeyframe("path elements")
+        guard let t = target, t.components == 2 else {
+            throw .typeMismatch("a path animates a point; key path \"\(target?.name ?? "")\" is not a point")
+        }
+        switch e {
+        case let .move(x, y), let .line(x, y):
+            try requireFinite(x, "x"); try requireFinite(y, "y")
+        case let .quad(a, b, x, y):
+            for v in [a, b, x, y] where !v.isFinite { throw .invalidArgument("path coordinates must be finite") }
+        case let .cubic(a, b, c, d, x, y):
+            for v in [a, b, c, d, x, y] where !v.isFinite { throw .invalidArgument("path coordinates must be finite") }
+        case .close:
+            guard !path.isEmpty else { throw .invalidState("path close needs a current subpath (add a move or line first)") }
+        }
+        path.append(e)
+    }
+
+    public mutating func setRotationMode(_ m: RotationMode) throws(CadenceError) {
+        try requireKeyframe("rotationMode")
+        rotationMode = m
+    }
+
+    // MARK: group and transition
+
+    public mutating func setChildren(_ c: [AnimationSpec]) throws(CadenceError) {
+        guard kind == .group else { throw .invalidState("children apply to group animations; this is a \(kind.name) animation") }
+        for (i, child) in c.enumerated() where child.kind == .transition {
+            throw .invalidArgument("children[\(i)] is a transition; groups hold property animations and groups")
+        }
+        children = c
+    }
+
+    public mutating func setTransition(_ type: TransitionType, _ subtype: TransitionSubtype) throws(CadenceError) {
+        guard kind == .transition else { throw .invalidState("transition type applies to transition animations; this is a \(kind.name) animation") }
+        transitionType = type
+        transitionSubtype = subtype
+    }
+
+    public mutating func setTransitionProgress(start: Double, end: Double) throws(CadenceError) {
+        guard kind == .transition else { throw .invalidState("transition progress applies to transition animations; this is a \(kind.name) animation") }
+        guard start.isFinite, end.isFinite, start >= 0, start <= 1, end >= 0, end <= 1 else {
+            throw .invalidArgument("startProgress and endProgress must lie in [0, 1] (got \(start), \(end))")
+        }
+        startProgress = start
+        endProgress = end
+    }
+
+    /// Spring settling duration (SEMANTICS.md §6).
+    public func settlingDuration() throws(CadenceError) -> Double {
+        guard kind == .spring, let s = spring else { throw .invalidState("settling duration applies to spring animations; this is a \(kind.name) animation") }
+        return s.settlingDuration
+    }
+
+    /// Checks completeness for attaching (SEMANTICS.md §5.1 and §7).
+    func validateForAdd() throws(CadenceError) {
+        switch kind {
+        case .basic, .spring:
+            if from != nil && to != nil && by != nil {
+                throw .invalidState("fromValue, toValue and byValue are all set; set at most two")
+            }
+        case .keyframe:
+            if path.isEmpty && valueCount == 0 {
+                throw .invalidState("keyframe animation has neither values nor a path")
+            }
+        case .group:
+            for c in children { try c.validateForAdd() }
+        case .transition:
+            break
+        }
+    }
+}
+
+extension AnimationSpec {
+    /// A property animation for an already resolved key path (used by actions).
+    init(kind: AnimationKind, target: KeyPathTarget) {
+        self.kind = kind
+        self.target = target
+        if kind == .spring { spring = AnimationSpec.defaultSpring }
+    }
+
+    /// A transition description (used by the default `contents` action).
+    init(transition type: TransitionType, subtype: TransitionSubtype = .fromLeft) {
+        self.kind = .transition
+        self.transitionType = type
+        self.transitionSubtype = subtype
+    }
+
+    mutating func setSpringUnchecked(_ s: Spring) { spring = s }
+    mutating func setEndpointUnchecked(_ which: Endpoint, _ v: ValueBuffer?) {
+        switch which {
+        case .from: from = v
+        case .to: to = v
+        case .by: by = v
+        }
+    }
+}

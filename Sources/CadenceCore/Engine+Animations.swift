@@ -1,0 +1,500 @@
+/// A compiled animation ready to attach (built before anything is mutated, so a
+/// failing add leaves the engine unchanged).
+struct CompiledAnimation {
+    var item = Instance()
+    var from: ValueBuffer?
+    var to: ValueBuffer?
+    var by: ValueBuffer?
+    var curve: TimingCurve = .linear
+    var extra = InstanceExtra()
+    var children: [CompiledAnimation] = []
+    var mask: UInt32 = 0
+}
+
+extension Engine {
+    static let maxGroupDepth = 32
+
+    // MARK: descriptions (cad_anim handles)
+
+    public mutating func createAnimation(kind: AnimationKind, keyPath: String?) throws(CadenceError) -> UInt64 {
+        let spec = try AnimationSpec(kind: kind, keyPath: keyPath)
+        return try storeSpec(spec)
+    }
+
+    /// Stores a description and returns its handle.
+    public mutating func storeSpec(_ spec: AnimationSpec) throws(CadenceError) -> UInt64 {
+        let idx: Int
+        if let f = freeSpecs.popLast() {
+            idx = Int(f)
+        } else {
+            guard specs.count < ObjectID.maxIndex else { throw CadenceError(.outOfMemory, "too many animations") }
+            specs.append(nil)
+            specGen.append(1)
+            idx = specs.count - 1
+        }
+        specs[idx] = spec
+        return ObjectID.make(type: 2, salt: salt, gen: specGen[idx], index: idx)
+    }
+
+    public mutating func destroyAnimation(_ id: UInt64) throws(CadenceError) {
+        if let (i, g) = ObjectID.decode(id, type: 2, salt: salt), i < specs.count, specGen[i] == g, specs[i] != nil {
+            specs[i] = nil
+            specGen[i] = ObjectID.nextGeneration(specGen[i])
+            freeSpecs.append(Int32(i))
+            return
+        }
+        if instanceIndex(id) != nil {
+            throw .invalidState("animation \(Engine.hex(id)) is attached to a layer (a read-only handle); remove it with cad_layer_remove_animation")
+        }
+        throw invalidAnimation(id)
+    }
+
+    func invalidAnimation(_ id: UInt64) -> CadenceError {
+        if id == 0 { return .invalidHandle("animation is 0 (no animation)") }
+        return .invalidHandle("animation \(Engine.hex(id)) is not a live animation of this engine (destroyed, forged, or from another engine)")
+    }
+
+    @inline(__always)
+    func specIndex(_ id: UInt64) -> Int? {
+        guard let (i, g) = ObjectID.decode(id, type: 2, salt: salt), i < specs.count, specGen[i] == g, specs[i] != nil else { return nil }
+        return i
+    }
+
+    @inline(__always)
+    func instanceIndex(_ id: UInt64) -> Int? {
+        guard let (i, g) = ObjectID.decode(id, type: 3, salt: salt), i < inst.items.count else { return nil }
+        let it = inst.items[i]
+        guard it.alive, it.generation == g, it.group < 0 else { return nil }
+        return i
+    }
+
+    func instanceID(_ i: Int) -> UInt64 {
+        ObjectID.make(type: 3, salt: salt, gen: inst.items[i].generation, index: i)
+    }
+
+    /// Reads a description: a mutable one, or the copy behind a read-only handle.
+    public func animationSpec(_ id: UInt64) throws(CadenceError) -> AnimationSpec {
+        if let i = specIndex(id), let s = specs[i] { return s }
+        if let i = instanceIndex(id), let s = inst.specs[i] { return s }
+        throw invalidAnimation(id)
+    }
+
+    /// Mutates a description in place; read-only handles give `invalidState`.
+    public mutating func modifyAnimation<R>(_ id: UInt64, _ body: (inout AnimationSpec) throws(CadenceError) -> R) throws(CadenceError) -> R {
+        guard let i = specIndex(id) else {
+            if instanceIndex(id) != nil {
+                throw .invalidState("animation \(Engine.hex(id)) is attached to a layer and read-only; change the original and add it again")
+            }
+            throw invalidAnimation(id)
+        }
+        // Mutate a copy so a throwing body leaves the stored description unchanged.
+        var s = specs[i]!
+        specs[i] = nil
+        defer { if specs[i] == nil { specs[i] = s } }
+        let r = try body(&s)
+        specs[i] = s
+        return r
+    }
+
+    public mutating func setChildren(_ group: UInt64, _ children: [UInt64]) throws(CadenceError) {
+        var copies: [AnimationSpec] = []
+        copies.reserveCapacity(children.count)
+        for (k, c) in children.enumerated() {
+            guard let s = try? animationSpec(c) else {
+                throw .invalidHandle("children[\(k)] (\(Engine.hex(c))) is not a live animation of this engine")
+            }
+            copies.append(s)
+        }
+        let depth = 1 + (copies.map { Engine.depth($0) }.max() ?? 0)
+        guard depth <= Engine.maxGroupDepth else {
+            throw .invalidArgument("groups nest at most \(Engine.maxGroupDepth) deep (this would be \(depth))")
+        }
+        try modifyAnimation(group) { (s: inout AnimationSpec) throws(CadenceError) in try s.setChildren(copies) }
+    }
+
+    static func depth(_ s: AnimationSpec) -> Int {
+        s.kind == .group ? 1 + (s.children.map { depth($0) }.max() ?? 0) : 0
+    }
+
+    // MARK: compile
+
+    func compile(_ spec: AnimationSpec, defaultDuration: Double) throws(CadenceError) -> CompiledAnimation {
+        var c = CompiledAnimation()
+        c.item.kind = spec.kind
+        c.item.timing = ResolvedTiming(spec.timing, defaultDuration: defaultDuration)
+        c.item.removedOnCompletion = spec.removedOnCompletion
+        c.item.additive = spec.additive
+        c.item.cumulative = spec.cumulative
+        if let tc = spec.timingCurve, tc != .linear {
+            c.curve = tc
+            c.item.linearCurve = false
+        }
+        if let t = spec.target {
+            c.item.access = t.access
+            c.item.components = Int8(t.components)
+            c.item.interp = t.interpolation
+            c.item.prop = Int8(t.property?.rawValue ?? -1)
+            if let p = t.property { c.mask |= p.bit }
+        }
+        switch spec.kind {
+        case .basic, .spring:
+            c.from = spec.from
+            c.to = spec.to
+            c.by = spec.by
+            switch (spec.from != nil, spec.to != nil, spec.by != nil) {
+            case (true, true, false): c.item.mode = .fromTo
+            case (true, false, true): c.item.mode = .fromBy
+            case (false, true, true): c.item.mode = .byTo
+            case (true, false, false): c.item.mode = .fromOnly
+            case (false, true, false): c.item.mode = .toOnly
+            case (false, false, true): c.item.mode = .byOnly
+            case (false, false, false): c.item.mode = .none
+            case (true, true, true):
+                throw .invalidState("fromValue, toValue and byValue are all set; set at most two")
+            }
+            if spec.kind == .spring { c.extra.spring = spec.spring ?? AnimationSpec.defaultSpring }
+            if c.item.interp == .matrix, c.item.mode == .fromTo, let f = spec.from, let t = spec.to {
+                c.extra.fromDecomp = f.transform.decomposed()
+                c.extra.toDecomp = t.transform.decomposed()
+                c.extra.fixedMatrixEnds = true
+            }
+        case .keyframe:
+            if !spec.path.isEmpty {
+                do {
+                    c.extra.path = try PathTimeline(elements: spec.path, mode: spec.calculationMode, keyTimes: spec.keyTimes)
+                } catch {
+                    throw .invalidArgument("path: \(Engine.describe(error))")
+                }
+                c.extra.rotationMode = spec.rotationMode
+                if spec.rotationMode != .none { c.mask |= LayerProperty.transform.bit }
+            } else {
+                let n = spec.valueCount
+                let comps = Int(c.item.components)
+                if let kt = spec.keyTimes {
+                    let ok = kt.count == n || (spec.calculationMode == .discrete && kt.count == n + 1)
+                    guard ok || spec.calculationMode == .paced || spec.calculationMode == .cubicPaced else {
+                        throw .invalidArgument("keyTimes has \(kt.count) entries; \(n) values need \(n)\(spec.calculationMode == .discrete ? " or \(n + 1)" : "")")
+                    }
+                }
+                do {
+                    c.extra.track = try KeyframeTrack(values: spec.values, components: comps, keyTimes: spec.keyTimes,
+                                                      mode: spec.calculationMode, tension: spec.tension,
+                                                      continuity: spec.continuity, bias: spec.bias)
+                } catch {
+                    throw .invalidArgument("keyframes: \(Engine.describe(error))")
+                }
+                if let sc = spec.segmentCurves {
+                    guard sc.count == max(n - 1, 0) || (spec.calculationMode == .discrete) else {
+                        throw .invalidArgument("\(sc.count) segment timing functions given; \(n) values have \(max(n - 1, 0)) segments")
+                    }
+                    c.extra.segmentCurves = sc
+                }
+                if c.item.interp == .matrix {
+                    var d: [DecomposedTransform?] = []
+                    d.reserveCapacity(n)
+                    for k in 0..<n {
+                        var m = Transform3D.identity
+                        for e in 0..<16 { m[e] = spec.values[k * 16 + e] }
+                        d.append(m.decomposed())
+                    }
+                    c.extra.keyDecomp = d
+                }
+            }
+        case .group:
+            let d = c.item.timing.simpleDuration
+            for child in spec.children {
+                let cc = try compile(child, defaultDuration: d)
+                c.mask |= cc.mask
+                c.children.append(cc)
+            }
+        case .transition:
+            var tr = TransitionRuntime()
+            tr.type = spec.transitionType
+            tr.subtype = spec.transitionSubtype
+            tr.startProgress = spec.startProgress
+            tr.endProgress = spec.endProgress
+            c.extra.transition = tr
+        }
+        return c
+    }
+
+    static func describe(_ e: any Error) -> String {
+        if let k = e as? KeyframeError {
+            switch k {
+            case .tooFewValues: return "at least one value is needed"
+            case .componentMismatch: return "values do not match the key path's component count"
+            case .invalidKeyTimes(let m): return "invalid keyTimes: \(m)"
+            case .invalidTCB(let m): return "invalid tension/continuity/bias: \(m)"
+            }
+        }
+        if let p = e as? PathError {
+            switch p {
+            case .empty: return "the path is empty"
+            case .noDrawableSegment: return "the path has no drawable segment (add a line, quad or cubic after the move)"
+            case .invalidKeyTimes(let m): return "invalid keyTimes: \(m)"
+            }
+        }
+        return "\(e)"
+    }
+
+    // MARK: attach
+
+    /// Adds a copy of an animation to a layer under `key` (SEMANTICS.md §3.4, §5.3).
+    public mutating func addAnimation(layer layerID: UInt64, animation: UInt64, key: String?) throws(CadenceError) {
+        let l = try requireLayer(layerID)
+        let spec = try animationSpec(animation)
+        try attach(layer: l, spec: spec, key: key, captured: nil)
+    }
+
+    /// Adds a description directly (used by actions and the Swift API).
+    public mutating func addAnimation(layer layerID: UInt64, spec: AnimationSpec, key: String?) throws(CadenceError) {
+        let l = try requireLayer(layerID)
+        try attach(layer: l, spec: spec, key: key, captured: nil)
+    }
+
+    @discardableResult
+    mutating func attach(layer l: Int, spec: AnimationSpec, key rawKey: String?, captured: ValueBuffer?,
+                         defaultDuration: Double = 0.25, delay: Double = 0, register: Bool = true) throws(CadenceError) -> Int {
+        try spec.validateForAdd()
+        var compiled = try compile(spec, defaultDuration: defaultDuration)
+        guard inst.free.count + (ObjectID.maxIndex - inst.items.count) >= Engine.countNodes(compiled) else {
+            throw CadenceError(.outOfMemory, "too many attached animations")
+        }
+        let key: String
+        if spec.kind == .transition {
+            key = "transition"
+        } else if let k = rawKey, !k.isEmpty {
+            key = k
+        } else {
+            sequence &+= 1
+            key = "cadence.anim.\(sequence)"
+        }
+
+        // Capture the on-screen value before anything changes (the "none" row of §5.1).
+        ensurePresentation(l)
+        if compiled.item.mode == .none, spec.kind == .basic || spec.kind == .spring {
+            compiled.from = captured ?? readPresentation(l, compiled.item.access, Int(compiled.item.components))
+        }
+
+        // Resolve beginTime (§3.4); inside an open transaction it resolves at commit.
+        let inTx = !tx.stack.isEmpty
+        if spec.timing.beginTime == 0 {
+            if inTx {
+                compiled.item.beginAtCommit = true
+            } else {
+                compiled.item.timing.beginTime = localTime(l, global: now)
+            }
+        }
+        compiled.item.awaitingCommit = inTx
+        compiled.item.beginDelay = inTx ? delay : 0
+        if !inTx && delay != 0 { compiled.item.timing.beginTime += delay }
+
+        // Replace an animation under the same key.
+        if let old = findInstance(layer: l, key: key) {
+            removeInstance(old, reason: .replaced)
+        }
+
+        sequence &+= 1
+        let i = materialize(compiled, layer: l, group: -1)
+        inst.items[i].addSeq = sequence
+        inst.keys[i] = key
+        inst.tags[i] = spec.tag
+        inst.callbacks[i] = spec.callback
+        inst.specs[i] = spec
+
+        // Link at the end of the layer's list.
+        let last = layers[l].lastAnim
+        inst.items[i].prev = last
+        if last >= 0 { inst.items[Int(last)].next = Int32(i) } else { layers[l].firstAnim = Int32(i) }
+        layers[l].lastAnim = Int32(i)
+        layers[l].animCount += 1
+        layers[l].animMask |= compiled.mask
+        if layers[l].animatedSlot < 0 {
+            layers[l].animatedSlot = Int32(animatedLayers.count)
+            animatedLayers.append(Int32(l))
+        }
+        if spec.kind == .transition {
+            layers[l].transition = Int32(i)
+            let snap = snapshot(l)
+            transitionItemBound += snap.count + 1
+            inst.extras[i].transition?.snapshot = snap
+            layers[l].geomDirty = true
+        }
+        if inTx {
+            tx.awaiting.append(Int32(i))
+        }
+        if register { registerWithTransaction(i) }
+        markPresDirty(l)
+        return i
+    }
+
+    static func countNodes(_ c: CompiledAnimation) -> Int {
+        1 + c.children.reduce(0) { $0 + countNodes($1) }
+    }
+
+    /// Allocates slots for a compiled animation and its children.
+    mutating func materialize(_ c: CompiledAnimation, layer l: Int, group: Int) -> Int {
+        let i = inst.allocate()!   // capacity checked by the caller
+        let gen = inst.items[i].generation
+        inst.items[i] = c.item
+        inst.items[i].alive = true
+        inst.items[i].generation = gen
+        inst.items[i].layer = Int32(l)
+        inst.items[i].group = Int32(group)
+        inst.items[i].prev = -1
+        inst.items[i].next = -1
+        inst.items[i].firstChild = -1
+        inst.items[i].lastChild = -1
+        inst.curves[i] = c.curve
+        inst.extras[i] = c.extra
+        let n = Int(c.item.components)
+        if n > 0 {
+            if let v = c.from { inst.setValue(i, 0, v) }
+            if let v = c.to { inst.setValue(i, 1, v) }
+            if let v = c.by { inst.setValue(i, 2, v) }
+        }
+        for child in c.children {
+            let ci = materialize(child, layer: l, group: i)
+            let last = inst.items[i].lastChild
+            inst.items[ci].prev = last
+            if last >= 0 { inst.items[Int(last)].next = Int32(ci) } else { inst.items[i].firstChild = Int32(ci) }
+            inst.items[i].lastChild = Int32(ci)
+        }
+        return i
+    }
+
+    func findInstance(layer l: Int, key: String) -> Int? {
+        var i = layers[l].firstAnim
+        while i >= 0 {
+            if inst.keys[Int(i)] == key { return Int(i) }
+            i = inst.items[Int(i)].next
+        }
+        return nil
+    }
+
+    // MARK: remove
+
+    /// Detaches a top-level instance. Emits stop(finished: false) unless it
+    /// already reported its stop.
+    mutating func removeInstance(_ i: Int, reason: StopReason) {
+        let l = Int(inst.items[i].layer)
+        if !inst.items[i].finished {
+            inst.items[i].finished = true
+            emit(.stop, finished: false, instance: i, layer: l, time: now)
+            instanceStopped(i, time: now)
+        }
+        let prev = inst.items[i].prev
+        let next = inst.items[i].next
+        if prev >= 0 { inst.items[Int(prev)].next = next } else { layers[l].firstAnim = next }
+        if next >= 0 { inst.items[Int(next)].prev = prev } else { layers[l].lastAnim = prev }
+        layers[l].animCount -= 1
+        if layers[l].transition == Int32(i) {
+            layers[l].transition = -1
+            layers[l].geomDirty = true
+            transitionItemBound -= (inst.extras[i].transition?.snapshot.count ?? 0) + 1
+        }
+        if inst.items[i].awaitingCommit, let k = tx.awaiting.firstIndex(of: Int32(i)) {
+            tx.awaiting.remove(at: k)
+        }
+        releaseTree(i)
+        // Properties no longer animated return to their model values.
+        let oldMask = layers[l].animMask
+        var m: UInt32 = 0
+        var j = layers[l].firstAnim
+        while j >= 0 {
+            m |= instanceMask(Int(j))
+            j = inst.items[Int(j)].next
+        }
+        layers[l].animMask = m
+        resetFromModel(l, mask: oldMask & ~m)
+        if layers[l].animCount == 0 {
+            let slot = Int(layers[l].animatedSlot)
+            let lastLayer = animatedLayers.removeLast()
+            if slot < animatedLayers.count {
+                animatedLayers[slot] = lastLayer
+                layers[Int(lastLayer)].animatedSlot = Int32(slot)
+            }
+            layers[l].animatedSlot = -1
+        }
+        markPresDirty(l)
+    }
+
+    mutating func releaseTree(_ i: Int) {
+        var c = inst.items[i].firstChild
+        while c >= 0 {
+            let n = inst.items[Int(c)].next
+            releaseTree(Int(c))
+            c = n
+        }
+        inst.release(i)
+    }
+
+    func instanceMask(_ i: Int) -> UInt32 {
+        let it = inst.items[i]
+        var m: UInt32 = 0
+        if it.prop >= 0 { m |= 1 << UInt32(it.prop) }
+        if it.kind == .keyframe, inst.extras[i].rotationMode != .none { m |= LayerProperty.transform.bit }
+        var c = it.firstChild
+        while c >= 0 {
+            m |= instanceMask(Int(c))
+            c = inst.items[Int(c)].next
+        }
+        return m
+    }
+
+    mutating func removeAllInstances(layer l: Int, reason: StopReason) {
+        while layers[l].firstAnim >= 0 {
+            removeInstance(Int(layers[l].firstAnim), reason: reason)
+        }
+    }
+
+    public mutating func removeAnimation(layer layerID: UInt64, key: String) throws(CadenceError) {
+        let l = try requireLayer(layerID)
+        guard let i = findInstance(layer: l, key: key) else {
+            throw .notFound("no animation with key \"\(key)\" on layer \(Engine.hex(layerID))")
+        }
+        removeInstance(i, reason: .removed)
+    }
+
+    public mutating func removeAllAnimations(layer layerID: UInt64) throws(CadenceError) {
+        let l = try requireLayer(layerID)
+        removeAllInstances(layer: l, reason: .removed)
+    }
+
+    public func animationCount(layer layerID: UInt64) throws(CadenceError) -> Int {
+        Int(layers[try requireLayer(layerID)].animCount)
+    }
+
+    public func animationKey(layer layerID: UInt64, at index: Int) throws(CadenceError) -> String {
+        let l = try requireLayer(layerID)
+        let n = Int(layers[l].animCount)
+        guard index >= 0, index < n else { throw .invalidArgument("index \(index) is out of range 0..<\(n)") }
+        var i = layers[l].firstAnim
+        var k = 0
+        while k < index {
+            i = inst.items[Int(i)].next
+            k += 1
+        }
+        return inst.keys[Int(i)]
+    }
+
+    public func animationKeys(layer layerID: UInt64) throws(CadenceError) -> [String] {
+        let l = try requireLayer(layerID)
+        var out: [String] = []
+        var i = layers[l].firstAnim
+        while i >= 0 {
+            out.append(inst.keys[Int(i)])
+            i = inst.items[Int(i)].next
+        }
+        return out
+    }
+
+    /// A read-only handle to the attached copy under `key`.
+    public func animation(layer layerID: UInt64, key: String) throws(CadenceError) -> UInt64 {
+        let l = try requireLayer(layerID)
+        guard let i = findInstance(layer: l, key: key) else {
+            throw .notFound("no animation with key \"\(key)\" on layer \(Engine.hex(layerID))")
+        }
+        return instanceID(i)
+    }
+}

@@ -1,0 +1,431 @@
+/// Running state of one transform property while a layer's animations compose:
+/// either the presentation block holds the matrix, or `comps` holds its
+/// virtual-key decomposition (SEMANTICS.md §2.3) until it is recomposed.
+struct TransformAccum {
+    var decomposed = false
+    var comps = TransformComponents.identity
+}
+
+struct LayerAccum {
+    var xf = TransformAccum()
+    var sxf = TransformAccum()
+}
+
+extension Engine {
+    static let transformBase = LayerProperty.transform.offset
+    static let sublayerBase = LayerProperty.sublayerTransform.offset
+
+    // MARK: layer
+
+    /// Recomputes a layer's presentation at `now`: model values, then every
+    /// attached animation in add order (SEMANTICS.md §5.2). With `events`, also
+    /// reports starts and stops and queues finished animations for removal.
+    mutating func evaluateLayer(_ l: Int, events: Bool) {
+        let tLayer = localTime(l, global: now)
+        let mask = layers[l].animMask
+        copyModelToPres(l, mask: mask)
+        var acc = LayerAccum()
+        var i = layers[l].firstAnim
+        while i >= 0 {
+            let next = inst.items[Int(i)].next
+            evaluateInstance(Int(i), layer: l, parentTime: tLayer, topLevel: true, events: events, acc: &acc)
+            i = next
+        }
+        let base = l * LayerProperty.stride
+        if acc.xf.decomposed { Engine.store(Transform3D(acc.xf.comps), &pres, base + Engine.transformBase) }
+        if acc.sxf.decomposed { Engine.store(Transform3D(acc.sxf.comps), &pres, base + Engine.sublayerBase) }
+        layers[l].presDirty = false
+        if mask & LayerProperty.geometryMask != 0 || layers[l].transition >= 0 { layers[l].geomDirty = true }
+        if mask & ~LayerProperty.geometryMask != 0 || mask & LayerProperty.bounds.bit != 0 {
+            refreshVisualCache(l)
+        }
+    }
+
+    @inline(__always)
+    mutating func copyModelToPres(_ l: Int, mask: UInt32) {
+        let base = l * LayerProperty.stride
+        var m = mask
+        while m != 0 {
+            let b = m.trailingZeroBitCount
+            m &= m - 1
+            if b == LayerProperty.contents.rawValue {
+                presContents[l] = modelContents[l]
+            } else if let p = LayerProperty(rawValue: b) {
+                let o = base + p.offset
+                for k in 0..<p.count { pres[o + k] = model[o + k] }
+            }
+        }
+    }
+
+    // MARK: one animation
+
+    mutating func evaluateInstance(_ i: Int, layer l: Int, parentTime tp: Double, topLevel: Bool, events: Bool, acc: inout LayerAccum) {
+        let it = inst.items[i]
+        let s = it.timing.sample(parentTime: it.awaitingCommit ? it.timing.beginTime : tp)
+        if topLevel && events && !it.awaitingCommit {
+            updateEvents(i, s, layer: l)
+        }
+        var effect = s.hasEffect
+        if topLevel && s.phase == .after && it.removedOnCompletion { effect = false }
+        if it.kind == .transition {
+            inst.extras[i].transition?.visible = effect
+        }
+        guard effect else { return }
+        let e = it.linearCurve ? s.progress : inst.curves[i].evaluate(s.progress)
+        switch it.kind {
+        case .basic:
+            applyBasic(i, it, layer: l, progress: e, iteration: s.iteration, acc: &acc)
+        case .spring:
+            let sp = inst.extras[i].spring?.progress(at: s.cycleTime) ?? 1
+            applyBasic(i, it, layer: l, progress: sp, iteration: s.iteration, acc: &acc)
+        case .keyframe:
+            applyKeyframe(i, it, layer: l, progress: e, iteration: s.iteration, acc: &acc)
+        case .group:
+            let childTime = e * it.timing.simpleDuration
+            var c = it.firstChild
+            while c >= 0 {
+                let next = inst.items[Int(c)].next
+                evaluateInstance(Int(c), layer: l, parentTime: childTime, topLevel: false, events: false, acc: &acc)
+                c = next
+            }
+        case .transition:
+            if let tr = inst.extras[i].transition {
+                inst.extras[i].transition!.progress = tr.startProgress + (tr.endProgress - tr.startProgress) * e
+            }
+        }
+    }
+
+    /// Start and stop events (SEMANTICS.md §11).
+    mutating func updateEvents(_ i: Int, _ s: TimingSample, layer l: Int) {
+        let it = inst.items[i]
+        if !it.started && (s.activeTime >= 0 || it.timing.fillMode.fillsBackwards) {
+            inst.items[i].started = true
+            let t = s.activeTime >= 0 ? eventTime(l, local: it.timing.beginTime) : previousNow
+            emit(.start, finished: false, instance: i, layer: l, time: t)
+        }
+        if !it.finished && s.phase == .after {
+            if !inst.items[i].started {
+                inst.items[i].started = true
+                emit(.start, finished: false, instance: i, layer: l, time: eventTime(l, local: it.timing.beginTime))
+            }
+            inst.items[i].finished = true
+            let t = it.timing.parentEndTime.map { eventTime(l, local: $0) } ?? now
+            emit(.stop, finished: true, instance: i, layer: l, time: t)
+            instanceStopped(i, time: t)
+            if it.removedOnCompletion { scratchRemove.append(Int32(i)) }
+        }
+    }
+
+    /// Global time of a layer-local instant, clamped into the last tick interval.
+    func eventTime(_ l: Int, local t: Double) -> Double {
+        let g = layers[l].timeIdentity ? t : (globalTime(l, local: t) ?? now)
+        if !(g >= previousNow) { return previousNow }
+        if g > now { return now }
+        return g
+    }
+
+    // MARK: reading and writing the composed value
+
+    @inline(__always)
+    mutating func flushTransform(_ l: Int, _ tb: Int, _ acc: inout LayerAccum) {
+        let base = l * LayerProperty.stride
+        if tb == Engine.transformBase {
+            if acc.xf.decomposed {
+                Engine.store(Transform3D(acc.xf.comps), &pres, base + tb)
+                acc.xf.decomposed = false
+            }
+        } else if acc.sxf.decomposed {
+            Engine.store(Transform3D(acc.sxf.comps), &pres, base + tb)
+            acc.sxf.decomposed = false
+        }
+    }
+
+    @inline(__always)
+    mutating func decomposeTransform(_ l: Int, _ tb: Int, _ acc: inout LayerAccum) {
+        let base = l * LayerProperty.stride
+        if tb == Engine.transformBase {
+            if !acc.xf.decomposed {
+                let m = Engine.matrix(pres, base + tb)
+                acc.xf.comps = m.isIdentity ? .identity : m.components
+                acc.xf.decomposed = true
+            }
+        } else if !acc.sxf.decomposed {
+            let m = Engine.matrix(pres, base + tb)
+            acc.sxf.comps = m.isIdentity ? .identity : m.components
+            acc.sxf.decomposed = true
+        }
+    }
+
+    /// The underlying value at an animation's target (§5.1): the model composed
+    /// with the animations before it.
+    @inline(__always)
+    mutating func underlying(_ l: Int, _ access: KeyPathAccess, _ n: Int, _ acc: inout LayerAccum) -> ValueBuffer {
+        var v = ValueBuffer(count: n)
+        let base = l * LayerProperty.stride
+        switch access {
+        case let .block(off, c):
+            if off >= Engine.transformBase && off < Engine.sublayerBase + 16 {
+                flushTransform(l, off < Engine.sublayerBase ? Engine.transformBase : Engine.sublayerBase, &acc)
+            }
+            for k in 0..<c { v[k] = pres[base + off + k] }
+        case let .virtual(tb, comp):
+            decomposeTransform(l, tb, &acc)
+            comp.read(tb == Engine.transformBase ? acc.xf.comps : acc.sxf.comps, into: &v)
+        case .contents:
+            v[0] = Double(presContents[l])
+        default:
+            break
+        }
+        return v
+    }
+
+    /// Writes a composed value; non-finite components never reach the
+    /// presentation (NaN keeps the underlying component, ±inf saturates).
+    @inline(__always)
+    mutating func writeComposed(_ l: Int, _ access: KeyPathAccess, _ value: ValueBuffer, underlying u: ValueBuffer, _ acc: inout LayerAccum) {
+        var v = value
+        for k in 0..<v.count where !v[k].isFinite {
+            v[k] = v[k].isNaN ? u[k] : (v[k] > 0 ? Double.greatestFiniteMagnitude : -Double.greatestFiniteMagnitude)
+        }
+        let base = l * LayerProperty.stride
+        switch access {
+        case let .block(off, c):
+            for k in 0..<c { pres[base + off + k] = v[k] }
+        case let .virtual(tb, comp):
+            if tb == Engine.transformBase {
+                comp.write(v, into: &acc.xf.comps, additive: false)
+            } else {
+                comp.write(v, into: &acc.sxf.comps, additive: false)
+            }
+        case .contents:
+            let x = v[0]
+            presContents[l] = x >= 18446744073709551615.0 ? UInt64.max : (x > 0 ? UInt64(x) : 0)
+        default:
+            break
+        }
+    }
+
+    // MARK: arithmetic of values (§2.3: transforms add by concatenation)
+
+    @inline(__always)
+    static func add(_ a: ValueBuffer, _ b: ValueBuffer, _ interp: KeyPathTarget.Interpolation) -> ValueBuffer {
+        switch interp {
+        case .matrix:
+            return ValueBuffer(transform: a.transform * b.transform)
+        case .hidden, .discreteBool:
+            var r = a
+            r[0] = (a[0] != 0 || b[0] != 0) ? 1 : 0
+            return r
+        case .id:
+            return b
+        case .linear:
+            var r = a
+            r.storage = a.storage + b.storage
+            return r
+        }
+    }
+
+    /// `a - b` such that `b + (a - b) = a`.
+    @inline(__always)
+    static func subtract(_ a: ValueBuffer, _ b: ValueBuffer, _ interp: KeyPathTarget.Interpolation) -> ValueBuffer {
+        switch interp {
+        case .matrix:
+            guard let inv = b.transform.inverted else { return a }
+            return ValueBuffer(transform: a.transform * inv)
+        case .linear:
+            var r = a
+            r.storage = a.storage - b.storage
+            return r
+        default:
+            return a
+        }
+    }
+
+    /// `start + (end - start) * e` for the value kind.
+    @inline(__always)
+    func interpolate(_ i: Int, _ a: ValueBuffer, _ b: ValueBuffer, _ e: Double, _ interp: KeyPathTarget.Interpolation, fixedEnds: Bool) -> ValueBuffer {
+        switch interp {
+        case .linear:
+            var r = a
+            let d = b.storage - a.storage
+            r.storage = a.storage + d * e
+            return r
+        case .matrix:
+            if fixedEnds {
+                if let fa = inst.extras[i].fromDecomp, let fb = inst.extras[i].toDecomp {
+                    return ValueBuffer(transform: Transform3D.interpolate(fa, fb, e))
+                }
+                return e < 0.5 ? a : b
+            }
+            return ValueBuffer(transform: a.transform.interpolated(to: b.transform, progress: e))
+        case .hidden:
+            let x = a[0] != 0, y = b[0] != 0
+            var r = a
+            if x == y { return r }
+            // The layer stays visible for the whole animation.
+            if !x { r[0] = e >= 1 ? 1 : 0 } else { r[0] = e > 0 ? 0 : 1 }
+            return r
+        case .discreteBool, .id:
+            return e >= 1 ? b : a
+        }
+    }
+
+    /// `delta` added `n` times (cumulative animations, §5.2).
+    static func scaled(_ delta: ValueBuffer, _ n: Double, _ interp: KeyPathTarget.Interpolation) -> ValueBuffer {
+        switch interp {
+        case .linear:
+            var r = delta
+            r.storage = delta.storage * n
+            return r
+        case .matrix:
+            // delta^n by repeated squaring (n is a whole number of cycles).
+            var result = Transform3D.identity
+            var base = delta.transform
+            var k = n
+            var guardSteps = 0
+            while k >= 1 && guardSteps < 64 {
+                let half = (k / 2).rounded(.down)
+                if k - 2 * half >= 1 { result = result * base }
+                base = base * base
+                k = half
+                guardSteps += 1
+            }
+            return ValueBuffer(transform: result)
+        default:
+            return ValueBuffer(count: delta.count)
+        }
+    }
+
+    // MARK: basic and spring
+
+    @inline(__always)
+    mutating func applyBasic(_ i: Int, _ it: Instance, layer l: Int, progress e: Double, iteration: Double, acc: inout LayerAccum) {
+        let n = Int(it.components)
+        let interp = it.interp
+        let u = underlying(l, it.access, n, &acc)
+        let start: ValueBuffer
+        let end: ValueBuffer
+        switch it.mode {
+        case .fromTo:
+            start = inst.value(i, 0, n); end = inst.value(i, 1, n)
+        case .fromBy:
+            start = inst.value(i, 0, n); end = Engine.add(start, inst.value(i, 2, n), interp)
+        case .byTo:
+            end = inst.value(i, 1, n); start = Engine.subtract(end, inst.value(i, 2, n), interp)
+        case .fromOnly:
+            start = inst.value(i, 0, n); end = u
+        case .toOnly:
+            start = u; end = inst.value(i, 1, n)
+        case .byOnly:
+            start = u; end = Engine.add(u, inst.value(i, 2, n), interp)
+        case .none:
+            start = inst.value(i, 0, n); end = u
+        }
+        var v = interpolate(i, start, end, e, interp, fixedEnds: it.mode == .fromTo && inst.extras[i].fixedMatrixEnds)
+        if it.cumulative && iteration >= 1 {
+            let delta = Engine.subtract(end, start, interp)
+            v = interp == .matrix ? Engine.add(Engine.scaled(delta, iteration, interp), v, interp)
+                                  : Engine.add(v, Engine.scaled(delta, iteration, interp), interp)
+        }
+        if it.additive { v = Engine.add(u, v, interp) }
+        writeComposed(l, it.access, v, underlying: u, &acc)
+    }
+
+    // MARK: keyframes and paths
+
+    mutating func applyKeyframe(_ i: Int, _ it: Instance, layer l: Int, progress e: Double, iteration: Double, acc: inout LayerAccum) {
+        let n = Int(it.components)
+        let interp = it.interp
+        let u = underlying(l, it.access, n, &acc)
+        var v = ValueBuffer(count: n)
+        var angle = 0.0
+        if inst.extras[i].path != nil {
+            guard let p = inst.extras[i].path?.sample(e) else { return }
+            v[0] = p.x
+            v[1] = p.y
+            angle = p.angle
+            if it.cumulative && iteration >= 1, let a = inst.extras[i].path?.sample(0), let b = inst.extras[i].path?.sample(1) {
+                v[0] += iteration * (b.x - a.x)
+                v[1] += iteration * (b.y - a.y)
+            }
+        } else {
+            guard let loc = inst.extras[i].track?.locate(e) else { return }
+            var local = loc.local
+            let j = loc.segment
+            if inst.extras[i].track?.usesSegmentTiming == true, j < inst.extras[i].segmentCurves.count {
+                local = inst.extras[i].segmentCurves[j].evaluate(local)
+            }
+            let count = inst.extras[i].track?.count ?? 0
+            switch interp {
+            case .linear:
+                inst.extras[i].track?.value(segment: j, local: local, into: &scratchKF, at: 0)
+                for k in 0..<n { v[k] = scratchKF[k] }
+            case .matrix:
+                let decomp = inst.extras[i].keyDecomp
+                if isDiscrete(i) || j + 1 >= count {
+                    v = keyValue(i, min(j, count - 1), n)
+                } else if let a = decomp[j], let b = decomp[j + 1] {
+                    v = ValueBuffer(transform: Transform3D.interpolate(a, b, local))
+                } else {
+                    v = keyValue(i, local < 0.5 ? j : j + 1, n)
+                }
+            case .hidden, .discreteBool, .id:
+                let a = keyValue(i, min(j, count - 1), n)
+                let b = j + 1 < count && !isDiscrete(i) ? keyValue(i, j + 1, n) : a
+                v = interpolate(i, a, b, local, interp, fixedEnds: false)
+            }
+            if it.cumulative && iteration >= 1 && count > 1 {
+                let delta = Engine.subtract(keyValue(i, count - 1, n), keyValue(i, 0, n), interp)
+                v = interp == .matrix ? Engine.add(Engine.scaled(delta, iteration, interp), v, interp)
+                                      : Engine.add(v, Engine.scaled(delta, iteration, interp), interp)
+            }
+        }
+        if it.additive { v = Engine.add(u, v, interp) }
+        writeComposed(l, it.access, v, underlying: u, &acc)
+        let mode = inst.extras[i].rotationMode
+        if mode != .none {
+            decomposeTransform(l, Engine.transformBase, &acc)
+            acc.xf.comps.rotation.z += mode == .autoReverse ? angle + Double.pi : angle
+        }
+    }
+
+    @inline(__always)
+    func isDiscrete(_ i: Int) -> Bool {
+        inst.specs[i]?.calculationMode == .discrete
+    }
+
+    /// Keyframe value `j` as given by the host.
+    func keyValue(_ i: Int, _ j: Int, _ n: Int) -> ValueBuffer {
+        var v = ValueBuffer(count: n)
+        guard let s = inst.specs[i], j >= 0, (j + 1) * n <= s.values.count else { return v }
+        for k in 0..<n { v[k] = s.values[j * n + k] }
+        return v
+    }
+
+    // MARK: tick
+
+    /// Advances the engine to `t` (SEMANTICS.md §3, §11): every animated layer is
+    /// evaluated, finished animations report and are removed, and events are
+    /// queued in order.
+    public mutating func tick(_ t: Double) throws(CadenceError) {
+        guard t.isFinite else { throw .invalidArgument("now must be a finite number of seconds (got \(t))") }
+        guard t >= now else { throw .invalidArgument("now (\(t)) must not be earlier than the previous tick's now (\(now))") }
+        previousNow = now
+        now = t
+        tickCount &+= 1
+        scratchRemove.removeAll(keepingCapacity: true)
+        var k = 0
+        while k < animatedLayers.count {
+            evaluateLayer(Int(animatedLayers[k]), events: true)
+            k += 1
+        }
+        for x in scratchRemove {
+            let i = Int(x)
+            if inst.items[i].alive && inst.items[i].group < 0 { removeInstance(i, reason: .finished) }
+        }
+        ensureAllPresentations()
+        for x in newLayers where Int(x) < layers.count { layers[Int(x)].isNew = false }
+        newLayers.removeAll(keepingCapacity: true)
+        events.deliver()
+    }
+}

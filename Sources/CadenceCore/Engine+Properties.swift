@@ -1,0 +1,346 @@
+extension Engine {
+    // MARK: reading
+
+    /// Reads a key path from a property block (model or presentation).
+    func read(_ block: [Double], contents: UInt64, layer l: Int, _ t: KeyPathTarget) -> ValueBuffer {
+        var v = ValueBuffer(count: t.components)
+        let base = l * LayerProperty.stride
+        switch t.access {
+        case let .block(off, n):
+            for k in 0..<n { v[k] = block[base + off + k] }
+        case .frame:
+            v = Engine.frame(block, base: base)
+        case let .virtual(tb, comp):
+            comp.read(Engine.matrix(block, base + tb).components, into: &v)
+        case .contents:
+            v[0] = Double(contents)
+        case let .timing(f):
+            v[0] = layers[l].timing.value(of: f)
+        }
+        return v
+    }
+
+    /// The model value at a key path.
+    public func get(layer id: UInt64, _ t: KeyPathTarget) throws(CadenceError) -> ValueBuffer {
+        let l = try requireLayer(id)
+        return read(model, contents: modelContents[l], layer: l, t)
+    }
+
+    /// The presentation value at a key path at the engine's `now`.
+    public mutating func presentation(layer id: UInt64, _ t: KeyPathTarget) throws(CadenceError) -> ValueBuffer {
+        let l = try requireLayer(id)
+        ensurePresentation(l)
+        return read(pres, contents: presContents[l], layer: l, t)
+    }
+
+    /// Convenience for Swift callers and tests.
+    public func get(layer id: UInt64, _ keyPath: String) throws(CadenceError) -> [Double] {
+        try get(layer: id, Engine.target(keyPath)).array
+    }
+
+    public mutating func presentation(layer id: UInt64, _ keyPath: String) throws(CadenceError) -> [Double] {
+        try presentation(layer: id, Engine.target(keyPath)).array
+    }
+
+    public mutating func set(layer id: UInt64, _ keyPath: String, _ values: [Double]) throws(CadenceError) {
+        try set(layer: id, Engine.target(keyPath), ValueBuffer(values), count: values.count)
+    }
+
+    public static func target(_ keyPath: String) throws(CadenceError) -> KeyPathTarget {
+        guard let t = KeyPathTarget.lookup(keyPath) else {
+            throw CadenceError(.unknownKeyPath, "unknown key path \"\(keyPath)\"")
+        }
+        return t
+    }
+
+    @inline(__always)
+    static func matrix(_ b: [Double], _ o: Int) -> Transform3D {
+        var m = Transform3D.identity
+        for k in 0..<16 { m[k] = b[o + k] }
+        return m
+    }
+
+    @inline(__always)
+    static func store(_ m: Transform3D, _ b: inout [Double], _ o: Int) {
+        for k in 0..<16 { b[o + k] = m[k] }
+    }
+
+    /// The frame rectangle (SEMANTICS.md §2.1): with identity transform
+    /// `origin = position - anchorPoint * size`; otherwise the bounding box of the
+    /// transformed bounds in the superlayer's space.
+    static func frame(_ b: [Double], base: Int) -> ValueBuffer {
+        let px = b[base], py = b[base + 1]
+        let ax = b[base + 3], ay = b[base + 4], az = b[base + 5]
+        let bx = b[base + 6], by = b[base + 7], bw = b[base + 8], bh = b[base + 9]
+        let m = matrix(b, base + LayerProperty.transform.offset)
+        if m.isIdentity {
+            return ValueBuffer(px - ax * bw, py - ay * bh, bw, bh)
+        }
+        let ox = bx + ax * bw, oy = by + ay * bh
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for (cx, cy) in [(bx, by), (bx + bw, by), (bx, by + bh), (bx + bw, by + bh)] {
+            let q = m.apply(x: cx - ox, y: cy - oy, z: -az)
+            var x = q.x + px * q.w, y = q.y + py * q.w
+            if abs(q.w) > 1e-12 { x /= q.w; y /= q.w }
+            minX = min(minX, x); maxX = max(maxX, x)
+            minY = min(minY, y); maxY = max(maxY, y)
+        }
+        guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else {
+            return ValueBuffer(px - ax * bw, py - ay * bh, bw, bh)
+        }
+        return ValueBuffer(minX, minY, maxX - minX, maxY - minY)
+    }
+
+    // MARK: writing
+
+    /// Sets a model value (SEMANTICS.md §2) and runs the key's action (§10).
+    /// `count` is the number of components the caller passed.
+    public mutating func set(layer id: UInt64, _ t: KeyPathTarget, _ v: ValueBuffer, count: Int) throws(CadenceError) {
+        let l = try requireLayer(id)
+        guard count == t.components else {
+            throw .typeMismatch("\"\(t.name)\" is a \(t.kind.name) of \(t.components) component(s); got \(count)")
+        }
+        guard v.isFinite else {
+            throw .invalidArgument("values for \"\(t.name)\" must be finite (no NaN or infinity)")
+        }
+        switch t.access {
+        case let .timing(f):
+            var timing = layers[l].timing
+            try timing.set(f, v[0])
+            layers[l].timing = timing
+            updateTimeIdentity(subtree: l)
+            return
+        case .contents:
+            try setContents(layer: l, Engine.contentsValue(v[0]))
+            return
+        case .frame:
+            let base = l * LayerProperty.stride
+            let w = v[2], h = v[3]
+            let ax = model[base + 3], ay = model[base + 4]
+            let pos = ValueBuffer(v[0] + ax * w, v[1] + ay * h)
+            let size = ValueBuffer(w, h)
+            let posT = KeyPathTarget.lookup("position")!
+            let sizeT = KeyPathTarget.lookup("bounds.size")!
+            // Validate both before changing either (both are finite already).
+            try setValue(l, posT, pos, actionKey: "position")
+            try setValue(l, sizeT, size, actionKey: "bounds")
+            return
+        default:
+            break
+        }
+        var value = v
+        if t.interpolation == .hidden || t.interpolation == .discreteBool {
+            value[0] = value[0] != 0 ? 1 : 0
+        }
+        try setValue(l, t, value, actionKey: t.name)
+    }
+
+    static func contentsValue(_ x: Double) throws(CadenceError) -> UInt64 {
+        guard x >= 0, x < 18446744073709551616.0, x == x.rounded() else {
+            throw .invalidArgument("contents must be a non-negative whole number (an id); use cad_layer_set_contents for full 64-bit ids")
+        }
+        return UInt64(x)
+    }
+
+    /// Writes the model, updates the presentation and runs the action.
+    mutating func setValue(_ l: Int, _ t: KeyPathTarget, _ v: ValueBuffer, actionKey: String) throws(CadenceError) {
+        guard let prop = t.property else { return }
+        let plan = t.animatable ? actionPlan(l, key: actionKey) : .none
+        var captured: ValueBuffer?
+        if case .none = plan {} else {
+            ensurePresentation(l)
+            captured = read(pres, contents: presContents[l], layer: l, t)
+        }
+        if case let .spec(s) = plan, s.kind == .transition {
+            var spec = s
+            applyTransactionDefaults(&spec)
+            try attach(layer: l, spec: spec, key: "transition", captured: nil, defaultDuration: tx.duration, delay: tx.delay)
+            writeModel(l, t, v, prop)
+            return
+        }
+        writeModel(l, t, v, prop)
+        if let c = captured, tx.keyframeWindow != nil {
+            recordKeyframeChange(l, t, key: actionKey, captured: c, value: v)
+            return
+        }
+        switch plan {
+        case .none:
+            break
+        case .defaultAction:
+            let spec = defaultActionSpec(t)
+            _ = try? attach(layer: l, spec: spec, key: actionKey, captured: captured, defaultDuration: tx.duration, delay: tx.delay)
+        case let .spec(s):
+            var spec = s
+            applyTransactionDefaults(&spec)
+            _ = try? attach(layer: l, spec: spec, key: actionKey, captured: captured, defaultDuration: tx.duration, delay: tx.delay)
+        }
+    }
+
+    mutating func writeModel(_ l: Int, _ t: KeyPathTarget, _ v: ValueBuffer, _ prop: LayerProperty) {
+        let base = l * LayerProperty.stride
+        switch t.access {
+        case let .block(off, n):
+            for k in 0..<n { model[base + off + k] = v[k] }
+        case let .virtual(tb, comp):
+            var c = Engine.matrix(model, base + tb).components
+            comp.write(v, into: &c, additive: false)
+            Engine.store(Transform3D(c), &model, base + tb)
+        default:
+            return
+        }
+        modelChanged(l, prop)
+    }
+
+    /// After a model write: properties no animation touches are copied to the
+    /// presentation at once; animated ones are recomputed lazily.
+    mutating func modelChanged(_ l: Int, _ prop: LayerProperty) {
+        if layers[l].animMask & prop.bit != 0 {
+            markPresDirty(l)
+        } else {
+            resetFromModel(l, mask: prop.bit)
+        }
+    }
+
+    /// Copies the given properties from model to presentation and refreshes caches.
+    mutating func resetFromModel(_ l: Int, mask: UInt32) {
+        guard mask != 0 else { return }
+        let base = l * LayerProperty.stride
+        var m = mask
+        while m != 0 {
+            let b = m.trailingZeroBitCount
+            m &= m - 1
+            guard let p = LayerProperty(rawValue: b) else { continue }
+            if p == .contents {
+                presContents[l] = modelContents[l]
+            } else {
+                let o = base + p.offset
+                for k in 0..<p.count { pres[o + k] = model[o + k] }
+            }
+        }
+        if mask & LayerProperty.geometryMask != 0 { layers[l].geomDirty = true }
+        refreshVisualCache(l)
+    }
+
+    @inline(__always)
+    mutating func markPresDirty(_ l: Int) {
+        if !layers[l].presDirty {
+            layers[l].presDirty = true
+            dirtyLayers.append(Int32(l))
+        }
+    }
+
+    /// Recomputes a layer's presentation if something changed since the last evaluation.
+    @inline(__always)
+    mutating func ensurePresentation(_ l: Int) {
+        if layers[l].presDirty { evaluateLayer(l, events: false) }
+    }
+
+    mutating func ensureAllPresentations() {
+        var k = 0
+        while k < dirtyLayers.count {
+            let l = Int(dirtyLayers[k])
+            if l < layers.count, layers[l].alive, layers[l].presDirty { evaluateLayer(l, events: false) }
+            k += 1
+        }
+        dirtyLayers.removeAll(keepingCapacity: true)
+    }
+
+    func readPresentation(_ l: Int, _ access: KeyPathAccess, _ n: Int) -> ValueBuffer {
+        var v = ValueBuffer(count: n)
+        let base = l * LayerProperty.stride
+        switch access {
+        case let .block(off, c):
+            for k in 0..<c { v[k] = pres[base + off + k] }
+        case let .virtual(tb, comp):
+            comp.read(Engine.matrix(pres, base + tb).components, into: &v)
+        case .contents:
+            v[0] = Double(presContents[l])
+        default:
+            break
+        }
+        return v
+    }
+
+    // MARK: contents
+
+    public func contents(layer id: UInt64) throws(CadenceError) -> UInt64 {
+        modelContents[try requireLayer(id)]
+    }
+
+    public mutating func setContents(layer id: UInt64, _ c: UInt64) throws(CadenceError) {
+        try setContents(layer: try requireLayer(id), c)
+    }
+
+    mutating func setContents(layer l: Int, _ c: UInt64) throws(CadenceError) {
+        let t = KeyPathTarget.lookup("contents")!
+        let plan = actionPlan(l, key: "contents")
+        switch plan {
+        case .none:
+            break
+        case .defaultAction:
+            if layers[l].transition < 0 {
+                var spec = AnimationSpec(transition: .fade)
+                applyTransactionDefaults(&spec)
+                _ = try? attach(layer: l, spec: spec, key: "transition", captured: nil, defaultDuration: tx.duration)
+            }
+        case let .spec(s):
+            var spec = s
+            applyTransactionDefaults(&spec)
+            if s.kind == .transition {
+                _ = try? attach(layer: l, spec: spec, key: "transition", captured: nil, defaultDuration: tx.duration)
+            } else {
+                ensurePresentation(l)
+                let captured = read(pres, contents: presContents[l], layer: l, t)
+                modelContents[l] = c
+                modelChanged(l, .contents)
+                _ = try? attach(layer: l, spec: spec, key: "contents", captured: captured, defaultDuration: tx.duration)
+                return
+            }
+        }
+        modelContents[l] = c
+        modelChanged(l, .contents)
+    }
+
+    // MARK: actions
+
+    public mutating func setActionsEnabled(layer id: UInt64, _ on: Bool) throws(CadenceError) {
+        layers[try requireLayer(id)].actionsEnabled = on
+    }
+
+    /// Sets the action for `key`: an animation (copied now, copied again each
+    /// time it runs) or nil for "no action".
+    public mutating func setAction(layer id: UInt64, key: String, animation: UInt64) throws(CadenceError) {
+        let l = try requireLayer(id)
+        guard !key.isEmpty else { throw .invalidArgument("key must be a non-empty string") }
+        var spec: AnimationSpec?
+        if animation != 0 { spec = try animationSpec(animation) }
+        if let s = spec { try s.validateForAdd() }
+        if let k = actions[l].firstIndex(where: { $0.key == key }) {
+            actions[l][k].spec = spec
+        } else {
+            actions[l].append(ActionOverride(key: key, spec: spec))
+        }
+    }
+
+    public mutating func clearAction(layer id: UInt64, key: String) throws(CadenceError) {
+        let l = try requireLayer(id)
+        guard !key.isEmpty else { throw .invalidArgument("key must be a non-empty string") }
+        actions[l].removeAll { $0.key == key }
+    }
+
+    enum ActionPlan {
+        case none
+        case defaultAction
+        case spec(AnimationSpec)
+    }
+
+    /// Which action runs for a change of `key` now (SEMANTICS.md §10).
+    func actionPlan(_ l: Int, key: String) -> ActionPlan {
+        if layers[l].isNew || !layers[l].actionsEnabled || tx.disableActions { return .none }
+        if !actions[l].isEmpty, let o = actions[l].first(where: { $0.key == key }) {
+            if let s = o.spec { return .spec(s) }
+            return .none
+        }
+        return .defaultAction
+    }
+}

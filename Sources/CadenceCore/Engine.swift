@@ -1,0 +1,373 @@
+/// Per-layer bookkeeping (the property values live in flat blocks, see `Engine.model`).
+struct LayerRecord {
+    var generation: UInt32 = 1
+    var alive = false
+    var parent: Int32 = -1
+    var creationSeq: UInt64 = 0
+    var timing = MediaTiming()
+    /// Own and every ancestor's time map are identity: local time == global time.
+    var timeIdentity = true
+    /// New until the first tick after creation: changes take effect without actions.
+    var isNew = true
+    var actionsEnabled = true
+    var firstAnim: Int32 = -1
+    var lastAnim: Int32 = -1
+    var animCount: Int32 = 0
+    /// Index in `animatedLayers`, -1 when the layer has no attached animation.
+    var animatedSlot: Int32 = -1
+    /// Properties written by attached animations (bits of `LayerProperty`).
+    var animMask: UInt32 = 0
+    /// Presentation must be recomputed before it is read.
+    var presDirty = false
+    /// World matrix must be recomputed (own geometry or sublayerTransform changed).
+    var geomDirty = true
+    /// The transform (model) is identity: fast paths.
+    var transition: Int32 = -1
+}
+
+/// A layer's public identity: `[type:2][salt:14][generation:20][index:28]`.
+/// Type 1 = layer, 2 = animation description, 3 = attached animation.
+public struct ObjectID {
+    static let indexBits: UInt64 = 28
+    static let genBits: UInt64 = 20
+    static let saltBits: UInt64 = 14
+    static let maxIndex = (1 << 28) - 1
+    static let genMask: UInt32 = (1 << 20) - 1
+
+    @inline(__always)
+    static func make(type: UInt64, salt: UInt16, gen: UInt32, index: Int) -> UInt64 {
+        (type << 62) | (UInt64(salt & 0x3FFF) << 48) | (UInt64(gen & genMask) << 28) | UInt64(index)
+    }
+
+    @inline(__always)
+    static func decode(_ id: UInt64, type: UInt64, salt: UInt16) -> (index: Int, gen: UInt32)? {
+        guard id >> 62 == type, UInt16((id >> 48) & 0x3FFF) == (salt & 0x3FFF) else { return nil }
+        return (Int(id & UInt64(maxIndex)), UInt32((id >> 28) & UInt64(genMask)))
+    }
+
+    @inline(__always)
+    static func nextGeneration(_ g: UInt32) -> UInt32 {
+        let n = (g + 1) & genMask
+        return n == 0 ? 1 : n
+    }
+}
+
+/// One Cadence engine: layers, animations, a clock and a transaction stack
+/// (SEMANTICS.md §1). Independent engines share nothing. Not thread-safe by
+/// itself: the C layer serialises calls on one engine.
+public struct Engine {
+    // MARK: identity and time
+    /// 14-bit salt stamped into every id this engine hands out, so ids of other
+    /// engines are rejected.
+    public let salt: UInt16
+    /// `now` of the most recent tick (0 before the first).
+    public internal(set) var now: Double = 0
+    var previousNow: Double = 0
+    var tickCount: UInt64 = 0
+    var sequence: UInt64 = 0
+
+    // MARK: layers
+    var layers: [LayerRecord] = []
+    var freeLayers: [Int32] = []
+    var sublayers: [[Int32]] = []
+    /// Model and presentation property blocks, `LayerProperty.stride` doubles per layer.
+    var model: [Double] = []
+    var pres: [Double] = []
+    var modelContents: [UInt64] = []
+    var presContents: [UInt64] = []
+    /// Cached render items (visual fields and last world matrix) per layer.
+    var cache: [RenderItem] = []
+    /// Double-precision world matrices, kept for layers with sublayers.
+    var worldD: [Transform3D] = []
+    var worldOpacity: [Double] = []
+    /// Per-layer action overrides (rarely used).
+    var actions: [[ActionOverride]] = []
+    /// Layers with at least one attached animation (dense).
+    var animatedLayers: [Int32] = []
+    /// Layers created since the last tick.
+    var newLayers: [Int32] = []
+    var liveLayerCount = 0
+
+    // MARK: animations
+    var specs: [AnimationSpec?] = []
+    var specGen: [UInt32] = []
+    var freeSpecs: [Int32] = []
+    var inst = InstanceStore()
+
+    // MARK: events
+    var events = EventQueue()
+
+    // MARK: transactions
+    var tx = TransactionState()
+
+    // MARK: scratch (reused, never shrunk, so the frame loop does not allocate)
+    var scratchRemove: [Int32] = []
+    var scratchStack: [Int32] = []
+    var scratchOutIndex: [Int32] = []
+    var scratchChain: [Int32] = []
+    var scratchKF: [Double] = Array(repeating: 0, count: 16)
+    var scratchWorlds: [Transform3D] = []
+    var scratchTraversal: [TraversalEntry] = []
+    var scratchOpacity: [Double] = []
+    /// Layers whose presentation must be recomputed before it is read.
+    var dirtyLayers: [Int32] = []
+    /// Upper bound on extra render items added by running transitions.
+    var transitionItemBound = 0
+
+    public init(salt: UInt16 = 1) {
+        self.salt = salt & 0x3FFF
+        events.reserve()
+    }
+
+    // MARK: ids
+
+    @inline(__always)
+    public func layerID(_ index: Int) -> UInt64 {
+        ObjectID.make(type: 1, salt: salt, gen: layers[index].generation, index: index)
+    }
+
+    /// Validates a layer id; returns its slot.
+    @inline(__always)
+    public func layerIndex(_ id: UInt64) -> Int? {
+        guard let (i, g) = ObjectID.decode(id, type: 1, salt: salt), i < layers.count else { return nil }
+        let r = layers[i]
+        guard r.alive, r.generation == g else { return nil }
+        return i
+    }
+
+    func requireLayer(_ id: UInt64, _ name: StaticString = "layer") throws(CadenceError) -> Int {
+        guard let i = layerIndex(id) else {
+            if id == 0 { throw .invalidHandle("\(name) is 0 (no layer)") }
+            throw .invalidHandle("\(name) \(Engine.hex(id)) is not a live layer of this engine (destroyed, forged, or from another engine)")
+        }
+        return i
+    }
+
+    static func hex(_ v: UInt64) -> String { "0x" + String(v, radix: 16) }
+
+    // MARK: layer lifecycle
+
+    public var layerCount: Int { liveLayerCount }
+
+    /// Creates a root layer with every property at its default.
+    public mutating func createLayer() throws(CadenceError) -> UInt64 {
+        let idx: Int
+        if let f = freeLayers.popLast() {
+            idx = Int(f)
+        } else {
+            guard layers.count < ObjectID.maxIndex else { throw CadenceError(.outOfMemory, "too many layers") }
+            idx = layers.count
+            layers.append(LayerRecord())
+            sublayers.append([])
+            model.append(contentsOf: LayerProperty.defaultBlock)
+            pres.append(contentsOf: LayerProperty.defaultBlock)
+            modelContents.append(0)
+            presContents.append(0)
+            cache.append(RenderItem())
+            worldD.append(.identity)
+            worldOpacity.append(1)
+            actions.append([])
+        }
+        let gen = layers[idx].generation
+        sequence &+= 1
+        layers[idx] = LayerRecord()
+        layers[idx].generation = gen
+        layers[idx].alive = true
+        layers[idx].creationSeq = sequence
+        sublayers[idx].removeAll(keepingCapacity: true)
+        let base = idx * LayerProperty.stride
+        for k in 0..<LayerProperty.stride {
+            model[base + k] = LayerProperty.defaultBlock[k]
+            pres[base + k] = LayerProperty.defaultBlock[k]
+        }
+        modelContents[idx] = 0
+        presContents[idx] = 0
+        actions[idx] = []
+        worldD[idx] = .identity
+        worldOpacity[idx] = 1
+        refreshVisualCache(idx)
+        newLayers.append(Int32(idx))
+        liveLayerCount += 1
+        return layerID(idx)
+    }
+
+    /// Destroys a layer: removes it from its superlayer, detaches its sublayers
+    /// (they become roots) and stops its animations (finished = false).
+    public mutating func destroyLayer(_ id: UInt64) throws(CadenceError) {
+        let l = try requireLayer(id)
+        removeAllInstances(layer: l, reason: .layerDestroyed)
+        detachFromParent(l)
+        for c in sublayers[l] {
+            layers[Int(c)].parent = -1
+            layerMoved(Int(c))
+        }
+        sublayers[l].removeAll()
+        actions[l] = []
+        layers[l].alive = false
+        layers[l].generation = ObjectID.nextGeneration(layers[l].generation)
+        freeLayers.append(Int32(l))
+        liveLayerCount -= 1
+    }
+
+    // MARK: tree
+
+    public func superlayer(of id: UInt64) throws(CadenceError) -> UInt64 {
+        let l = try requireLayer(id)
+        let p = layers[l].parent
+        return p < 0 ? 0 : layerID(Int(p))
+    }
+
+    public func sublayerIDs(of id: UInt64) throws(CadenceError) -> [UInt64] {
+        let l = try requireLayer(id)
+        return sublayers[l].map { layerID(Int($0)) }
+    }
+
+    public func sublayerCount(of id: UInt64) throws(CadenceError) -> Int {
+        sublayers[try requireLayer(id)].count
+    }
+
+    public func sublayer(of id: UInt64, at i: Int) throws(CadenceError) -> UInt64 {
+        let l = try requireLayer(id)
+        return layerID(Int(sublayers[l][i]))
+    }
+
+    func isAncestor(_ a: Int, of l: Int) -> Bool {
+        var p = Int(layers[l].parent)
+        var guardCount = 0
+        while p >= 0 && guardCount <= layers.count {
+            if p == a { return true }
+            p = Int(layers[p].parent)
+            guardCount += 1
+        }
+        return false
+    }
+
+    public mutating func addSublayer(_ parentID: UInt64, _ childID: UInt64) throws(CadenceError) {
+        let p = try requireLayer(parentID, "parent")
+        let c = try requireLayer(childID, "child")
+        var count = sublayers[p].count
+        if layers[c].parent == Int32(p) { count -= 1 }
+        try insertSublayer(parentID, childID, at: count)
+    }
+
+    /// Inserts `child` at `index` among `parent`'s sublayers (after removing it
+    /// from its current superlayer). Index in 0...count (count measured without the child).
+    public mutating func insertSublayer(_ parentID: UInt64, _ childID: UInt64, at index: Int) throws(CadenceError) {
+        let p = try requireLayer(parentID, "parent")
+        let c = try requireLayer(childID, "child")
+        guard p != c else { throw .invalidArgument("child is the same layer as parent (a layer cannot contain itself)") }
+        guard !isAncestor(c, of: p) else {
+            throw .invalidArgument("child is an ancestor of parent; adding it would make a cycle in the layer tree")
+        }
+        var count = sublayers[p].count
+        if layers[c].parent == Int32(p) { count -= 1 }
+        guard index >= 0, index <= count else {
+            throw .invalidArgument("index \(index) is out of range 0...\(count)")
+        }
+        detachFromParent(c)
+        sublayers[p].insert(Int32(c), at: index)
+        layers[c].parent = Int32(p)
+        layerMoved(c)
+    }
+
+    public mutating func removeFromSuperlayer(_ id: UInt64) throws(CadenceError) {
+        let l = try requireLayer(id)
+        guard layers[l].parent >= 0 else { return }
+        detachFromParent(l)
+        layerMoved(l)
+    }
+
+    mutating func detachFromParent(_ l: Int) {
+        let p = Int(layers[l].parent)
+        guard p >= 0 else { return }
+        if let i = sublayers[p].firstIndex(of: Int32(l)) { sublayers[p].remove(at: i) }
+        layers[l].parent = -1
+    }
+
+    /// After a change of superlayer: time and world of the subtree change.
+    mutating func layerMoved(_ l: Int) {
+        layers[l].geomDirty = true
+        updateTimeIdentity(subtree: l)
+    }
+
+    /// Recomputes `timeIdentity` for a subtree and marks its animated layers dirty.
+    mutating func updateTimeIdentity(subtree root: Int) {
+        scratchStack.removeAll(keepingCapacity: true)
+        scratchStack.append(Int32(root))
+        while let x = scratchStack.popLast() {
+            let l = Int(x)
+            let p = Int(layers[l].parent)
+            let parentIdentity = p < 0 ? true : layers[p].timeIdentity
+            layers[l].timeIdentity = parentIdentity && layers[l].timing.isIdentityMap
+            if layers[l].animCount > 0 { layers[l].presDirty = true }
+            scratchStack.append(contentsOf: sublayers[l])
+        }
+    }
+
+    // MARK: time
+
+    /// A layer's local time at global time `g` (SEMANTICS.md §3.1), composed along
+    /// the tree with the exact per-layer formula (iterative: any depth is safe).
+    @inline(__always)
+    mutating func localTime(_ l: Int, global g: Double) -> Double {
+        if layers[l].timeIdentity { return g }
+        return localTimeSlow(l, global: g)
+    }
+
+    mutating func localTimeSlow(_ l: Int, global g: Double) -> Double {
+        scratchChain.removeAll(keepingCapacity: true)
+        var x = l
+        // Layers above the first identity-timed ancestor all map identically.
+        while x >= 0 && !layers[x].timeIdentity && scratchChain.count <= layers.count {
+            scratchChain.append(Int32(x))
+            x = Int(layers[x].parent)
+        }
+        var t = g
+        var k = scratchChain.count - 1
+        while k >= 0 {
+            t = layers[Int(scratchChain[k])].timing.localTime(fromParent: t)
+            k -= 1
+        }
+        return t
+    }
+
+    /// Maps a layer's local time back to global time, or nil when some layer on
+    /// the way is paused (speed 0).
+    func globalTime(_ l: Int, local t: Double) -> Double? {
+        var t = t
+        var x = l
+        var guardCount = 0
+        while x >= 0 && guardCount <= layers.count {
+            guard let tp = layers[x].timing.parentTime(fromLocal: t) else { return nil }
+            t = tp
+            x = Int(layers[x].parent)
+            guardCount += 1
+        }
+        return t
+    }
+
+    /// `convertTime` (SEMANTICS.md §3.1): `from`/`to` 0 mean global time.
+    /// Out of a paused layer (speed 0) the map is undefined; Cadence returns that
+    /// layer's beginTime as its parent's time.
+    public mutating func convertTime(_ t: Double, from: UInt64, to: UInt64) throws(CadenceError) -> Double {
+        try requireFinite(t, "t")
+        let f = from == 0 ? -1 : try requireLayer(from, "from")
+        let d = to == 0 ? -1 : try requireLayer(to, "to")
+        var g = t
+        var x = f
+        var guardCount = 0
+        while x >= 0 && guardCount <= layers.count {
+            let tm = layers[x].timing
+            g = tm.parentTime(fromLocal: g) ?? tm.beginTime
+            x = Int(layers[x].parent)
+            guardCount += 1
+        }
+        return d < 0 ? g : localTime(d, global: g)
+    }
+}
+
+/// A per-layer action override: an animation to run for a key, or "no action".
+struct ActionOverride {
+    var key: String
+    var spec: AnimationSpec?
+}

@@ -1,0 +1,160 @@
+/// How a basic or spring animation picks its endpoints (SEMANTICS.md §5.1).
+enum ValueMode: UInt8 {
+    case fromTo, fromBy, byTo, fromOnly, toOnly, byOnly, none
+}
+
+/// Why an attached animation stopped.
+enum StopReason {
+    case finished      // reached the end (event already sent)
+    case removed       // removed by the host
+    case replaced      // another animation was added under its key
+    case layerDestroyed
+}
+
+/// The hot part of an attached (compiled, immutable) animation.
+struct Instance {
+    var alive = false
+    var generation: UInt32 = 1
+    var layer: Int32 = -1
+    /// Links in the layer's animation list (top level) or the group's child list.
+    var prev: Int32 = -1
+    var next: Int32 = -1
+    /// Enclosing group instance, -1 at top level.
+    var group: Int32 = -1
+    var firstChild: Int32 = -1
+    var lastChild: Int32 = -1
+    var kind: AnimationKind = .basic
+    var access: KeyPathAccess = .block(offset: 0, count: 0)
+    var prop: Int8 = -1
+    var components: Int8 = 0
+    var interp: KeyPathTarget.Interpolation = .linear
+    var mode: ValueMode = .none
+    var additive = false
+    var cumulative = false
+    var removedOnCompletion = true
+    var started = false
+    var finished = false
+    /// Added inside an open transaction: begins at the outermost commit.
+    var awaitingCommit = false
+    /// Begin time was 0 and is resolved at commit.
+    var beginAtCommit = false
+    var linearCurve = true
+    var timing = ResolvedTiming(MediaTiming())
+    var addSeq: UInt64 = 0
+    /// Innermost transaction record this animation counts toward, -1 if none.
+    var tx: Int32 = -1
+    /// Added to the begin time resolved at commit (UIKit-style delay).
+    var beginDelay: Double = 0
+}
+
+/// A frozen render item of a transition's outgoing picture.
+struct SnapshotItem {
+    var item: RenderItem
+    /// Parent index within the snapshot (-1 for the root).
+    var parent: Int32
+    /// Local matrix relative to the snapshot parent (unused for the root).
+    var local: Transform3D
+}
+
+/// Run-time state of a transition.
+struct TransitionRuntime {
+    var type: TransitionType = .fade
+    var subtype: TransitionSubtype = .fromLeft
+    var startProgress: Double = 0
+    var endProgress: Double = 1
+    var snapshot: [SnapshotItem] = []
+    /// Mapped progress at the last evaluation and whether it showed.
+    var progress: Double = 0
+    var visible = false
+    /// The layer's world matrix and parent opacity at the last render.
+    var lastWorld = Transform3D.identity
+    var lastOpacity: Double = 1
+}
+
+/// Cold and kind-specific parts of an attached animation, indexed by instance slot.
+struct InstanceExtra {
+    var track: KeyframeTrack?
+    var segmentCurves: [TimingCurve] = []
+    /// Decompositions of transform keyframes (nil entries are singular).
+    var keyDecomp: [DecomposedTransform?] = []
+    var path: PathTimeline?
+    var rotationMode: RotationMode = .none
+    var spring: Spring?
+    /// Precomputed decompositions of fixed from/to matrices.
+    var fromDecomp: DecomposedTransform?
+    var toDecomp: DecomposedTransform?
+    var fixedMatrixEnds = false
+    var transition: TransitionRuntime?
+}
+
+/// Pool of attached animations with a free list (slots are reused, so a warm
+/// engine adds and removes animations without allocating).
+struct InstanceStore {
+    var items: [Instance] = []
+    var free: [Int32] = []
+    /// Endpoint values, `valueStride` doubles per slot: from, to, by, captured
+    /// packed by component count.
+    var values: [Double] = []
+    var curves: [TimingCurve] = []
+    var keys: [String] = []
+    var tags: [Int64] = []
+    var callbacks: [HostCallback] = []
+    var specs: [AnimationSpec?] = []
+    var extras: [InstanceExtra] = []
+    var liveCount = 0
+
+    static let valueStride = 64
+
+    mutating func allocate() -> Int? {
+        if let f = free.popLast() {
+            let i = Int(f)
+            let g = items[i].generation
+            items[i] = Instance()
+            items[i].generation = g
+            items[i].alive = true
+            liveCount += 1
+            return i
+        }
+        guard items.count < ObjectID.maxIndex else { return nil }
+        items.append(Instance())
+        items[items.count - 1].alive = true
+        values.append(contentsOf: repeatElement(0, count: InstanceStore.valueStride))
+        curves.append(.linear)
+        keys.append("")
+        tags.append(0)
+        callbacks.append(HostCallback())
+        specs.append(nil)
+        extras.append(InstanceExtra())
+        liveCount += 1
+        return items.count - 1
+    }
+
+    mutating func release(_ i: Int) {
+        items[i].alive = false
+        items[i].generation = ObjectID.nextGeneration(items[i].generation)
+        specs[i] = nil
+        keys[i] = ""
+        curves[i] = .linear
+        callbacks[i] = HostCallback()
+        if items[i].kind != .basic {
+            extras[i] = InstanceExtra()
+        }
+        free.append(Int32(i))
+        liveCount -= 1
+    }
+
+    @inline(__always)
+    func value(_ i: Int, _ which: Int, _ n: Int) -> ValueBuffer {
+        var v = ValueBuffer(count: n)
+        let base = i * InstanceStore.valueStride + which * n
+        for k in 0..<n { v[k] = values[base + k] }
+        return v
+    }
+
+    @inline(__always)
+    mutating func setValue(_ i: Int, _ which: Int, _ v: ValueBuffer) {
+        let n = v.count
+        let base = i * InstanceStore.valueStride + which * n
+        for k in 0..<n { values[base + k] = v[k] }
+    }
+}

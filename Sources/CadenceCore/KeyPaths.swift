@@ -1,0 +1,389 @@
+/// The animatable and settable properties of a layer (SEMANTICS.md §2), stored in
+/// one flat block of doubles per layer. `offset` and `count` locate a property
+/// in that block; sub-key paths are sub-ranges of it.
+public enum LayerProperty: Int, Sendable, CaseIterable {
+    case position, zPosition, anchorPoint, anchorPointZ, bounds, transform, sublayerTransform
+    case opacity, hidden, backgroundColor, borderColor, borderWidth, cornerRadius
+    case shadowColor, shadowOpacity, shadowOffset, shadowRadius, contentsRect
+    case masksToBounds, doubleSided
+    /// Not in the block: a host id (UInt64). Listed so masks and actions can name it.
+    case contents
+
+    /// Doubles per layer in the property block.
+    public static let stride = 68
+
+    public var offset: Int {
+        switch self {
+        case .position: return 0
+        case .zPosition: return 2
+        case .anchorPoint: return 3
+        case .anchorPointZ: return 5
+        case .bounds: return 6
+        case .transform: return 10
+        case .sublayerTransform: return 26
+        case .opacity: return 42
+        case .hidden: return 43
+        case .backgroundColor: return 44
+        case .borderColor: return 48
+        case .borderWidth: return 52
+        case .cornerRadius: return 53
+        case .shadowColor: return 54
+        case .shadowOpacity: return 58
+        case .shadowOffset: return 59
+        case .shadowRadius: return 61
+        case .contentsRect: return 62
+        case .masksToBounds: return 66
+        case .doubleSided: return 67
+        case .contents: return -1
+        }
+    }
+
+    public var kind: ValueKind {
+        switch self {
+        case .position, .anchorPoint: return .point
+        case .shadowOffset: return .size
+        case .bounds, .contentsRect: return .rect
+        case .transform, .sublayerTransform: return .transform
+        case .backgroundColor, .borderColor, .shadowColor: return .color
+        case .hidden, .masksToBounds, .doubleSided: return .bool
+        case .contents: return .id
+        default: return .scalar
+        }
+    }
+
+    public var count: Int { kind.components }
+
+    public var animatable: Bool {
+        switch self {
+        case .masksToBounds, .doubleSided: return false
+        default: return true
+        }
+    }
+
+    /// Changes to these move the layer or its sublayers (world matrices).
+    public var isGeometry: Bool {
+        switch self {
+        case .position, .zPosition, .anchorPoint, .anchorPointZ, .bounds, .transform, .sublayerTransform:
+            return true
+        default:
+            return false
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .position: return "position"
+        case .zPosition: return "zPosition"
+        case .anchorPoint: return "anchorPoint"
+        case .anchorPointZ: return "anchorPointZ"
+        case .bounds: return "bounds"
+        case .transform: return "transform"
+        case .sublayerTransform: return "sublayerTransform"
+        case .opacity: return "opacity"
+        case .hidden: return "hidden"
+        case .backgroundColor: return "backgroundColor"
+        case .borderColor: return "borderColor"
+        case .borderWidth: return "borderWidth"
+        case .cornerRadius: return "cornerRadius"
+        case .shadowColor: return "shadowColor"
+        case .shadowOpacity: return "shadowOpacity"
+        case .shadowOffset: return "shadowOffset"
+        case .shadowRadius: return "shadowRadius"
+        case .contentsRect: return "contentsRect"
+        case .masksToBounds: return "masksToBounds"
+        case .doubleSided: return "doubleSided"
+        case .contents: return "contents"
+        }
+    }
+
+    /// Default values (SEMANTICS.md §2).
+    public var defaultValue: [Double] {
+        switch self {
+        case .position: return [0, 0]
+        case .zPosition, .anchorPointZ, .borderWidth, .cornerRadius, .shadowOpacity: return [0]
+        case .anchorPoint: return [0.5, 0.5]
+        case .bounds: return [0, 0, 0, 0]
+        case .transform, .sublayerTransform: return [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+        case .opacity: return [1]
+        case .hidden, .masksToBounds: return [0]
+        case .doubleSided: return [1]
+        case .backgroundColor: return [0, 0, 0, 0]
+        case .borderColor, .shadowColor: return [0, 0, 0, 1]
+        case .shadowOffset: return [0, -3]
+        case .shadowRadius: return [3]
+        case .contentsRect: return [0, 0, 1, 1]
+        case .contents: return [0]
+        }
+    }
+
+    @inline(__always)
+    public var bit: UInt32 { 1 << UInt32(rawValue) }
+
+    /// A block of doubles holding every default, in layout order.
+    public static let defaultBlock: [Double] = {
+        var b = [Double](repeating: 0, count: stride)
+        for p in allCases where p != .contents {
+            for (i, v) in p.defaultValue.enumerated() { b[p.offset + i] = v }
+        }
+        return b
+    }()
+
+    /// Properties whose presentation lands in the render list's visual fields.
+    public static let geometryMask: UInt32 = {
+        var m: UInt32 = 0
+        for p in allCases where p.isGeometry { m |= p.bit }
+        return m
+    }()
+}
+
+/// Timing fields of a layer, reachable through key paths (never animated).
+public enum TimingField: Int, Sendable, CaseIterable {
+    case beginTime, speed, timeOffset, duration, repeatCount, repeatDuration, autoreverses, fillMode
+
+    public var name: String {
+        switch self {
+        case .beginTime: return "beginTime"
+        case .speed: return "speed"
+        case .timeOffset: return "timeOffset"
+        case .duration: return "duration"
+        case .repeatCount: return "repeatCount"
+        case .repeatDuration: return "repeatDuration"
+        case .autoreverses: return "autoreverses"
+        case .fillMode: return "fillMode"
+        }
+    }
+}
+
+/// Virtual components of a transform (SEMANTICS.md §2.3).
+public enum VirtualComponent: Int, Sendable, CaseIterable {
+    case rotationX, rotationY, rotationZ, scaleX, scaleY, scaleZ, scale, translationX, translationY, translationZ, translation
+
+    public var components: Int { self == .translation ? 2 : 1 }
+
+    var suffix: String {
+        switch self {
+        case .rotationX: return "rotation.x"
+        case .rotationY: return "rotation.y"
+        case .rotationZ: return "rotation.z"
+        case .scaleX: return "scale.x"
+        case .scaleY: return "scale.y"
+        case .scaleZ: return "scale.z"
+        case .scale: return "scale"
+        case .translationX: return "translation.x"
+        case .translationY: return "translation.y"
+        case .translationZ: return "translation.z"
+        case .translation: return "translation"
+        }
+    }
+
+    /// Read this component from a decomposition.
+    @inline(__always)
+    func read(_ c: TransformComponents, into v: inout ValueBuffer) {
+        switch self {
+        case .rotationX: v[0] = c.rotation.x
+        case .rotationY: v[0] = c.rotation.y
+        case .rotationZ: v[0] = c.rotation.z
+        case .scaleX: v[0] = c.scale.x
+        case .scaleY: v[0] = c.scale.y
+        case .scaleZ: v[0] = c.scale.z
+        case .scale: v[0] = (c.scale.x + c.scale.y) / 2
+        case .translationX: v[0] = c.translation.x
+        case .translationY: v[0] = c.translation.y
+        case .translationZ: v[0] = c.translation.z
+        case .translation: v[0] = c.translation.x; v[1] = c.translation.y
+        }
+    }
+
+    /// Replace (additive == false) or add to this component.
+    @inline(__always)
+    func write(_ v: ValueBuffer, into c: inout TransformComponents, additive: Bool) {
+        if additive {
+            switch self {
+            case .rotationX: c.rotation.x += v[0]
+            case .rotationY: c.rotation.y += v[0]
+            case .rotationZ: c.rotation.z += v[0]
+            case .scaleX: c.scale.x += v[0]
+            case .scaleY: c.scale.y += v[0]
+            case .scaleZ: c.scale.z += v[0]
+            case .scale: c.scale.x += v[0]; c.scale.y += v[0]; c.scale.z += v[0]
+            case .translationX: c.translation.x += v[0]
+            case .translationY: c.translation.y += v[0]
+            case .translationZ: c.translation.z += v[0]
+            case .translation: c.translation.x += v[0]; c.translation.y += v[1]
+            }
+        } else {
+            switch self {
+            case .rotationX: c.rotation.x = v[0]
+            case .rotationY: c.rotation.y = v[0]
+            case .rotationZ: c.rotation.z = v[0]
+            case .scaleX: c.scale.x = v[0]
+            case .scaleY: c.scale.y = v[0]
+            case .scaleZ: c.scale.z = v[0]
+            case .scale: c.scale = SIMD3(repeating: v[0])
+            case .translationX: c.translation.x = v[0]
+            case .translationY: c.translation.y = v[0]
+            case .translationZ: c.translation.z = v[0]
+            case .translation: c.translation.x = v[0]; c.translation.y = v[1]
+            }
+        }
+    }
+}
+
+/// Where a key path reads and writes.
+public enum KeyPathAccess: Sendable, Equatable {
+    /// A range of the property block.
+    case block(offset: Int, count: Int)
+    /// The derived frame rectangle.
+    case frame
+    /// A virtual transform component; `base` is the block offset of the transform.
+    case virtual(base: Int, component: VirtualComponent)
+    /// The contents id.
+    case contents
+    /// A layer timing field.
+    case timing(TimingField)
+}
+
+/// A resolved key path: what it reaches and how values behave there.
+public struct KeyPathTarget: Sendable, Equatable {
+    public var name: String
+    public var access: KeyPathAccess
+    /// The kind of the value at this key path (for sub-keys, the sub-value's kind).
+    public var kind: ValueKind
+    /// Component count of values at this key path.
+    public var components: Int
+    /// The layer property this key path belongs to (nil for timing fields).
+    public var property: LayerProperty?
+    /// Whether animations may target it.
+    public var animatable: Bool
+    /// Interpolation rule: whole-matrix (decomposition), discrete bool, discrete id, or linear.
+    public var interpolation: Interpolation
+
+    public enum Interpolation: UInt8, Sendable {
+        case linear, matrix, hidden, discreteBool, id
+    }
+
+    /// Looks a key path up by its UTF-8 bytes (no allocation).
+    public static func lookup(_ bytes: Span<UInt8>) -> KeyPathTarget? {
+        KeyPathTable.shared.lookup(bytes)
+    }
+
+    public static func lookup(_ name: String) -> KeyPathTarget? {
+        KeyPathTable.shared.lookup(name.utf8.span)
+    }
+
+    /// Every valid key path (for documentation and tests).
+    public static var allNames: [String] { KeyPathTable.shared.names }
+}
+
+/// Open-addressing table of every valid key path, keyed by FNV-1a of the bytes.
+final class KeyPathTable: Sendable {
+    static let shared = KeyPathTable()
+
+    private let slots: [Int32]          // index into entries, -1 empty
+    private let hashes: [UInt64]
+    private let keys: [[UInt8]]
+    private let entries: [KeyPathTarget]
+    let names: [String]
+    private let mask: Int
+
+    @inline(__always)
+    static func fnv1a(_ s: Span<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for i in s.indices { h = (h ^ UInt64(s[i])) &* 0x0000_0100_0000_01b3 }
+        return h
+    }
+
+    private init() {
+        var list: [KeyPathTarget] = []
+        func add(_ name: String, _ access: KeyPathAccess, _ kind: ValueKind, _ count: Int, _ prop: LayerProperty?, _ animatable: Bool, _ interp: KeyPathTarget.Interpolation = .linear) {
+            list.append(KeyPathTarget(name: name, access: access, kind: kind, components: count, property: prop, animatable: animatable, interpolation: interp))
+        }
+        for p in LayerProperty.allCases {
+            switch p {
+            case .contents:
+                add("contents", .contents, .id, 1, p, true, .id)
+            case .transform, .sublayerTransform:
+                add(p.name, .block(offset: p.offset, count: 16), .transform, 16, p, true, .matrix)
+                for c in VirtualComponent.allCases {
+                    add(p.name + "." + c.suffix, .virtual(base: p.offset, component: c), c == .translation ? .size : .scalar, c.components, p, true)
+                }
+                for r in 1...4 {
+                    for col in 1...4 {
+                        add(p.name + ".m\(r)\(col)", .block(offset: p.offset + (r - 1) * 4 + (col - 1), count: 1), .scalar, 1, p, true)
+                    }
+                }
+            case .hidden:
+                add(p.name, .block(offset: p.offset, count: 1), .bool, 1, p, true, .hidden)
+            case .masksToBounds, .doubleSided:
+                add(p.name, .block(offset: p.offset, count: 1), .bool, 1, p, false, .discreteBool)
+            default:
+                add(p.name, .block(offset: p.offset, count: p.count), p.kind, p.count, p, true)
+            }
+            switch p.kind {
+            case .point:
+                add(p.name + ".x", .block(offset: p.offset, count: 1), .scalar, 1, p, true)
+                add(p.name + ".y", .block(offset: p.offset + 1, count: 1), .scalar, 1, p, true)
+            case .size:
+                add(p.name + ".width", .block(offset: p.offset, count: 1), .scalar, 1, p, true)
+                add(p.name + ".height", .block(offset: p.offset + 1, count: 1), .scalar, 1, p, true)
+            case .rect:
+                add(p.name + ".origin", .block(offset: p.offset, count: 2), .point, 2, p, true)
+                add(p.name + ".origin.x", .block(offset: p.offset, count: 1), .scalar, 1, p, true)
+                add(p.name + ".origin.y", .block(offset: p.offset + 1, count: 1), .scalar, 1, p, true)
+                add(p.name + ".size", .block(offset: p.offset + 2, count: 2), .size, 2, p, true)
+                add(p.name + ".size.width", .block(offset: p.offset + 2, count: 1), .scalar, 1, p, true)
+                add(p.name + ".size.height", .block(offset: p.offset + 3, count: 1), .scalar, 1, p, true)
+            case .color:
+                for (i, c) in ["r", "g", "b", "a"].enumerated() {
+                    add(p.name + "." + c, .block(offset: p.offset + i, count: 1), .scalar, 1, p, true)
+                }
+            default:
+                break
+            }
+        }
+        add("frame", .frame, .rect, 4, nil, false)
+        for f in TimingField.allCases {
+            add(f.name, .timing(f), (f == .autoreverses) ? .bool : .scalar, 1, nil, false)
+        }
+
+        var size = 1
+        while size < list.count * 4 { size <<= 1 }
+        var slots = [Int32](repeating: -1, count: size)
+        var hashes = [UInt64](repeating: 0, count: size)
+        var keys: [[UInt8]] = []
+        for (i, e) in list.enumerated() {
+            let bytes = Array(e.name.utf8)
+            keys.append(bytes)
+            let h = KeyPathTable.fnv1a(bytes.span)
+            var s = Int(truncatingIfNeeded: h) & (size - 1)
+            while slots[s] >= 0 { s = (s + 1) & (size - 1) }
+            slots[s] = Int32(i)
+            hashes[s] = h
+        }
+        self.slots = slots
+        self.hashes = hashes
+        self.keys = keys
+        self.entries = list
+        self.names = list.map(\.name)
+        self.mask = size - 1
+    }
+
+    func lookup(_ bytes: Span<UInt8>) -> KeyPathTarget? {
+        guard bytes.count > 0, bytes.count < 64 else { return nil }
+        let h = KeyPathTable.fnv1a(bytes)
+        var s = Int(truncatingIfNeeded: h) & mask
+        while true {
+            let e = slots[s]
+            if e < 0 { return nil }
+            if hashes[s] == h {
+                let k = keys[Int(e)]
+                if k.count == bytes.count {
+                    var same = true
+                    for i in 0..<k.count where k[i] != bytes[i] { same = false; break }
+                    if same { return entries[Int(e)] }
+                }
+            }
+            s = (s + 1) & mask
+        }
+    }
+}

@@ -1,0 +1,331 @@
+// Keyframes.swift — value timelines of keyframe animations (SEMANTICS.md §7).
+//
+// A track holds n values of `components` doubles each and maps the animation's
+// (already eased) progress p to a segment and a local progress within it
+// (`locate`), then to a value (`value`). The engine applies per-segment timing
+// functions to the local progress in between when `usesSegmentTiming` is true.
+//
+// Calculation modes:
+// - linear: key times (given, or j/(n−1)); within segment j the value is
+//   (1 − u) v_j + u v_(j+1), u = (p − t_j) / (t_(j+1) − t_j).
+// - discrete: value j shows from t_j until t_(j+1) (n + 1 key times, the last is
+//   the end) or, with n key times, the last value shows from t_(n−1) = 1; default
+//   t_j = j / n.
+// - paced: t_j = (Σ_(i<j) |v_(i+1) − v_i|) / (Σ |v_(i+1) − v_i|), Euclidean in
+//   component space, then linear (all values equal: evenly spaced).
+// - cubic: Kochanek–Bartels spline, per component, timed like linear. With
+//   tension t, continuity c, bias b of keyframe i, Δin = v_i − v_(i−1),
+//   Δout = v_(i+1) − v_i (v_(−1) = v_0, v_n = v_(n−1)):
+//       outgoing tangent  d_i⁺ = (1−t)(1+b)(1−c)/2 · Δin + (1−t)(1−b)(1+c)/2 · Δout
+//       incoming tangent  d_i⁻ = (1−t)(1+b)(1+c)/2 · Δin + (1−t)(1−b)(1−c)/2 · Δout
+//   and segment j is the cubic Hermite curve from v_j to v_(j+1) with tangents
+//   d_j⁺ and d_(j+1)⁻ (per unit of u). t = c = b = 0 gives Catmull-Rom.
+// - cubicPaced: the same spline, re-timed so that the point moves at constant
+//   speed by arc length in component space (arc-length table built once).
+
+import RealModule
+
+/// How a keyframe animation interpolates between its values (`cad_calc_mode`).
+public enum CalculationMode: Int32, Sendable {
+    case linear = 0, discrete = 1, paced = 2, cubic = 3, cubicPaced = 4
+}
+
+/// Why a keyframe track cannot be built; the strings say what is wrong in words.
+public enum KeyframeError: Error, Equatable, Sendable {
+    /// No values.
+    case tooFewValues
+    /// `components` < 1, or the value count is not a multiple of it.
+    case componentMismatch
+    /// The key times do not fit the values or the mode.
+    case invalidKeyTimes(String)
+    /// A tension, continuity or bias list has the wrong count or a non-finite entry.
+    case invalidTCB(String)
+}
+
+/// The value timeline of one keyframe animation: built once when the animation
+/// is attached, sampled every frame. `locate` and `value` allocate nothing.
+public struct KeyframeTrack: Sendable {
+    /// Number of values n (≥ 1).
+    public let count: Int
+    /// Doubles per value (≥ 1).
+    public let components: Int
+    /// The calculation mode the track was built for.
+    public let mode: CalculationMode
+
+    private let spline: HermiteSpline
+    /// Linear, paced, cubic: n entries. Discrete: n or n + 1 entries.
+    /// cubicPaced: n evenly spaced entries (used only if the spline has no length).
+    private let keyTimes: [Double]
+    /// First and last segment of positive duration (extrapolation targets).
+    private let firstLive: Int, lastLive: Int
+    /// cubicPaced only: arc length of the spline.
+    private let arc: ArcLengthTable?
+
+    /// Relative accuracy of the cubicPaced arc-length quadrature (of each segment's length).
+    static let arcLengthTolerance = 1e-12
+
+    /// Builds a track.
+    ///
+    /// - Parameters:
+    ///   - values: n × `components` doubles, value by value.
+    ///   - keyTimes: used by linear and cubic (n entries) and discrete (n or n + 1):
+    ///     finite, first 0, last 1, non-decreasing. Ignored (not validated) by paced
+    ///     and cubicPaced, and when n = 1.
+    ///   - tension, continuity, bias: per keyframe (n entries, finite), used by cubic
+    ///     and cubicPaced; nil means zeros. Ignored (not validated) by other modes
+    ///     and when n = 1.
+    /// - Throws: `KeyframeError` describing the first problem found.
+    public init(values: [Double], components: Int, keyTimes: [Double]?, mode: CalculationMode,
+                tension: [Double]?, continuity: [Double]?, bias: [Double]?) throws(KeyframeError) {
+        guard components >= 1 else { throw .componentMismatch }
+        guard !values.isEmpty else { throw .tooFewValues }
+        guard values.count % components == 0 else { throw .componentMismatch }
+        let n = values.count / components
+        self.count = n
+        self.components = components
+        self.mode = mode
+
+        let isCubic = mode == .cubic || mode == .cubicPaced
+        if isCubic && n >= 2 {
+            for (name, list) in [("tension", tension), ("continuity", continuity), ("bias", bias)] {
+                guard let list else { continue }
+                guard list.count == n else {
+                    throw .invalidTCB("expected \(n) \(name) values (one per keyframe), got \(list.count)")
+                }
+                if let i = list.firstIndex(where: { !$0.isFinite }) {
+                    throw .invalidTCB("\(name) value \(i) is not finite (\(list[i]))")
+                }
+            }
+        }
+        let spline = HermiteSpline(values: values, components: components, count: n, cubic: isCubic,
+                                   tension: tension, continuity: continuity, bias: bias)
+        self.spline = spline
+
+        let even = n >= 2 ? (0..<n).map { Double($0) / Double(n - 1) } : [0]
+        var times: [Double]
+        var arc: ArcLengthTable? = nil
+        switch mode {
+        case .linear, .cubic:
+            if let keyTimes, n >= 2 {
+                if let problem = CurveSupport.keyTimesProblem(keyTimes, allowedCounts: [n],
+                                                              countDescription: "\(n) (one per value)") {
+                    throw .invalidKeyTimes(problem)
+                }
+                times = keyTimes
+            } else {
+                times = even
+            }
+        case .discrete:
+            if let keyTimes, n >= 2 {
+                if let problem = CurveSupport.keyTimesProblem(
+                    keyTimes, allowedCounts: [n, n + 1],
+                    countDescription: "\(n) or \(n + 1) (values + 1, the last being the end)") {
+                    throw .invalidKeyTimes(problem)
+                }
+                times = keyTimes
+            } else {
+                times = (0...n).map { Double($0) / Double(n) }
+            }
+        case .paced:
+            times = KeyframeTrack.pacedKeyTimes(values: values, components: components, count: n) ?? even
+        case .cubicPaced:
+            times = even
+            if n >= 2 {
+                let table = ArcLengthTable(curve: spline, relativeTolerance: KeyframeTrack.arcLengthTolerance)
+                if table.totalLength > 0 && table.totalLength.isFinite { arc = table }
+            }
+        }
+        self.keyTimes = times
+        self.arc = arc
+
+        // Segments of positive duration (by time, or by arc length for cubicPaced).
+        var first = 0, last = max(n - 2, 0)
+        if n >= 2 && mode != .discrete {
+            let width: (Int) -> Double = arc.map { table in { table.segmentLength($0) } }
+                ?? { times[$0 + 1] - times[$0] }
+            first = (0..<(n - 1)).first { width($0) > 0 } ?? 0
+            last = (0..<(n - 1)).last { width($0) > 0 } ?? max(n - 2, 0)
+        }
+        firstLive = first
+        lastLive = last
+    }
+
+    /// Whether per-segment timing functions apply: true for linear and cubic;
+    /// false for paced, cubicPaced (constant speed) and discrete (no in-between).
+    public var usesSegmentTiming: Bool { mode == .linear || mode == .cubic }
+
+    /// Maps overall progress p (already eased by the animation's own timing
+    /// function) to a segment j in 0 ..< max(count − 1, 1) and the local progress u
+    /// within it.
+    ///
+    /// - For p in [0, 1], u ∈ [0, 1]; at a key time the later segment is chosen
+    ///   (u = 0), except at p = 1 (last segment, u = 1). A zero-duration segment is
+    ///   never chosen except at p = 1, where it gives u = 1.
+    /// - For p outside [0, 1] (overshooting timing curves) the first/last segment of
+    ///   positive duration is chosen and u extrapolates linearly (linear, paced,
+    ///   cubic) or by the spline's end speed (cubicPaced).
+    /// - discrete: j is the index of the value to show (0 ..< count), u = 0.
+    /// - cubicPaced: (segment, spline parameter) at arc-length fraction p, to ~1e-12
+    ///   of the total length.
+    /// - NaN is treated as 0; a single value gives (0, 0).
+    public func locate(_ p: Double) -> (segment: Int, local: Double) {
+        let n = count
+        let p = p.isNaN ? 0 : p
+        if n == 1 { return (0, 0) }
+        if mode == .discrete {
+            let j = CurveSupport.lastIndex(in: keyTimes, notAfter: p)
+            return (min(max(j, 0), n - 1), 0)
+        }
+        if let arc {
+            let total = arc.totalLength
+            if p < 0 || p > 1 {
+                let j = p < 0 ? firstLive : lastLive
+                let end: Double = p < 0 ? 0 : 1
+                let speed = spline.speed(segment: j, at: end)
+                guard speed > 0, p.isFinite else { return (j, end) }
+                return (j, end + (p - end) * total / speed)
+            }
+            let located = arc.locate(spline, arcLength: p * total)
+            return (located.segment, located.u)
+        }
+        let kt = keyTimes
+        if p < 0 || p > 1 {
+            let j = p < 0 ? firstLive : lastLive
+            let width = kt[j + 1] - kt[j]
+            guard width > 0, p.isFinite else { return (j, p < 0 ? 0 : 1) }
+            return (j, (p - kt[j]) / width)
+        }
+        let j = min(max(CurveSupport.lastIndex(in: kt, notAfter: p), 0), n - 2)
+        let width = kt[j + 1] - kt[j]
+        let u = width > 0 ? min(max((p - kt[j]) / width, 0), 1) : 1
+        return (j, u)
+    }
+
+    /// Writes the value at (segment, local) into `out[offset ..< offset + components]`:
+    /// the lerp (1 − u) v_j + u v_(j+1) (linear, paced), the Kochanek–Bartels
+    /// Hermite curve (cubic, cubicPaced; u outside [0, 1] evaluates the segment's
+    /// cubic beyond its ends), or value j (discrete, and any mode with one value).
+    /// `segment` is clamped to the valid range. Exact at u = 0 and u = 1.
+    public func value(segment: Int, local: Double, into out: inout [Double], at offset: Int) {
+        precondition(offset >= 0 && offset + components <= out.count,
+                     "KeyframeTrack.value: output buffer too small")
+        let d = components
+        let values = spline.values
+        if count == 1 || mode == .discrete {
+            let j = min(max(segment, 0), count - 1)
+            for c in 0..<d { out[offset + c] = values[j * d + c] }
+            return
+        }
+        let j = min(max(segment, 0), count - 2)
+        let u = local.isNaN ? 0 : local
+        let a = j * d, b = a + d
+        switch mode {
+        case .cubic, .cubicPaced:
+            spline.evaluate(segment: j, at: u, into: &out, at: offset)
+        default:
+            let w = 1 - u
+            for c in 0..<d { out[offset + c] = w * values[a + c] + u * values[b + c] }
+        }
+    }
+
+    /// Paced key times: cumulative Euclidean distance / total; nil when the total
+    /// is 0 or not finite (then the caller spaces key times evenly).
+    private static func pacedKeyTimes(values: [Double], components d: Int, count n: Int) -> [Double]? {
+        guard n >= 2 else { return nil }
+        var cumulative = [0.0]
+        var total = 0.0
+        for j in 0..<(n - 1) {
+            var sum = 0.0
+            for c in 0..<d {
+                let delta = values[(j + 1) * d + c] - values[j * d + c]
+                sum += delta * delta
+            }
+            total += sum.squareRoot()
+            cumulative.append(total)
+        }
+        guard total > 0, total.isFinite else { return nil }
+        var times = cumulative.map { $0 / total }
+        times[n - 1] = 1
+        return times
+    }
+}
+
+// MARK: - Kochanek–Bartels spline
+
+/// The values of a track with, for cubic modes, the Hermite tangents of each
+/// segment; an `ArcLengthCurve` over the segments for cubicPaced.
+struct HermiteSpline: Sendable, ArcLengthCurve {
+    let values: [Double]
+    let components: Int
+    let count: Int
+    /// For segment j and component c: outgoing tangent at v_j at [2 (j d + c)],
+    /// incoming tangent at v_(j+1) at [2 (j d + c) + 1]. Empty unless cubic.
+    let tangents: [Double]
+
+    init(values: [Double], components d: Int, count n: Int, cubic: Bool,
+         tension: [Double]?, continuity: [Double]?, bias: [Double]?) {
+        self.values = values
+        self.components = d
+        self.count = n
+        guard cubic, n >= 2 else { tangents = []; return }
+        var tangents = [Double](repeating: 0, count: 2 * (n - 1) * d)
+        for i in 0..<n {
+            let t = tension?[i] ?? 0, c = continuity?[i] ?? 0, b = bias?[i] ?? 0
+            // Weights of Δin and Δout in the outgoing (+) and incoming (−) tangents.
+            let outIn = (1 - t) * (1 + b) * (1 - c) / 2, outOut = (1 - t) * (1 - b) * (1 + c) / 2
+            let inIn = (1 - t) * (1 + b) * (1 + c) / 2, inOut = (1 - t) * (1 - b) * (1 - c) / 2
+            let previous = max(i - 1, 0), next = min(i + 1, n - 1)  // duplicated end points
+            for k in 0..<d {
+                let deltaIn = values[i * d + k] - values[previous * d + k]
+                let deltaOut = values[next * d + k] - values[i * d + k]
+                if i < n - 1 { tangents[2 * (i * d + k)] = outIn * deltaIn + outOut * deltaOut }
+                if i > 0 { tangents[2 * ((i - 1) * d + k) + 1] = inIn * deltaIn + inOut * deltaOut }
+            }
+        }
+        self.tangents = tangents
+    }
+
+    /// Cubic Hermite value of segment j at u (Hermite basis form: exact at u = 0, 1):
+    /// h00 v_j + h10 m0 + h01 v_(j+1) + h11 m1.
+    @inline(__always)
+    func evaluate(segment j: Int, at u: Double, into out: inout [Double], at offset: Int) {
+        let d = components
+        let u2 = u * u, u3 = u2 * u
+        let h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u
+        let h01 = -2 * u3 + 3 * u2, h11 = u3 - u2
+        let a = j * d, b = a + d
+        for c in 0..<d {
+            let m = 2 * (a + c)
+            out[offset + c] = h00 * values[a + c] + h10 * tangents[m]
+                + h01 * values[b + c] + h11 * tangents[m + 1]
+        }
+    }
+
+    var arcSegmentCount: Int { count - 1 }
+
+    func isStraight(segment: Int) -> Bool { false }
+
+    /// |dP/du| of segment j: h01' (v_(j+1) − v_j) + h10' m0 + h11' m1, with
+    /// h01' = 6u − 6u², h10' = 3u² − 4u + 1, h11' = 3u² − 2u.
+    func speed(segment j: Int, at u: Double) -> Double {
+        let d = components
+        let u2 = u * u
+        let g01 = 6 * u - 6 * u2, g10 = 3 * u2 - 4 * u + 1, g11 = 3 * u2 - 2 * u
+        let a = j * d, b = a + d
+        var sum = 0.0, scale = 0.0
+        for c in 0..<d {
+            let m = 2 * (a + c)
+            let v = g01 * (values[b + c] - values[a + c]) + g10 * tangents[m] + g11 * tangents[m + 1]
+            // Scaled sum of squares (no overflow): scale = max |v| so far.
+            let av = abs(v)
+            if av > scale {
+                sum = 1 + sum * (scale / av) * (scale / av)
+                scale = av
+            } else if av > 0 {
+                sum += (av / scale) * (av / scale)
+            }
+        }
+        let result = scale * sum.squareRoot()
+        return result.isFinite ? result : 0
+    }
+}

@@ -1,0 +1,228 @@
+/// CAMediaTiming fill modes (SEMANTICS.md §3.3).
+public enum FillMode: Int32, Sendable, CaseIterable {
+    case removed = 0, forwards = 1, backwards = 2, both = 3
+
+    @inline(__always) var fillsBackwards: Bool { self == .backwards || self == .both }
+    @inline(__always) var fillsForwards: Bool { self == .forwards || self == .both }
+}
+
+/// The CAMediaTiming fields of a timed object (layer or animation), with Core
+/// Animation's defaults.
+public struct MediaTiming: Sendable, Equatable {
+    public var beginTime: Double = 0
+    public var duration: Double = 0
+    public var speed: Double = 1
+    public var timeOffset: Double = 0
+    public var repeatCount: Double = 0
+    public var repeatDuration: Double = 0
+    public var autoreverses: Bool = false
+    public var fillMode: FillMode = .removed
+
+    public init() {}
+
+    /// True when local time equals parent time (beginTime 0, speed 1, timeOffset 0).
+    @inline(__always)
+    public var isIdentityMap: Bool { beginTime == 0 && speed == 1 && timeOffset == 0 }
+
+    /// `t = (tp - beginTime) * speed + timeOffset` (SEMANTICS.md §3.1).
+    @inline(__always)
+    public func localTime(fromParent tp: Double) -> Double {
+        (tp - beginTime) * speed + timeOffset
+    }
+
+    /// The inverse map; nil when speed is 0 (not invertible).
+    @inline(__always)
+    public func parentTime(fromLocal t: Double) -> Double? {
+        guard speed != 0 else { return nil }
+        return (t - timeOffset) / speed + beginTime
+    }
+
+    func value(of field: TimingField) -> Double {
+        switch field {
+        case .beginTime: return beginTime
+        case .speed: return speed
+        case .timeOffset: return timeOffset
+        case .duration: return duration
+        case .repeatCount: return repeatCount
+        case .repeatDuration: return repeatDuration
+        case .autoreverses: return autoreverses ? 1 : 0
+        case .fillMode: return Double(fillMode.rawValue)
+        }
+    }
+
+    /// Validates and sets one field; throws without changing anything on bad input.
+    mutating func set(_ field: TimingField, _ v: Double) throws(CadenceError) {
+        switch field {
+        case .beginTime: try requireFinite(v, "beginTime"); beginTime = v
+        case .speed: try requireFinite(v, "speed"); speed = v
+        case .timeOffset: try requireFinite(v, "timeOffset"); timeOffset = v
+        case .duration: try requireFiniteNonNegative(v, "duration"); duration = v
+        case .repeatCount: try requireNonNegativeOrInfinity(v, "repeatCount"); repeatCount = v
+        case .repeatDuration: try requireNonNegativeOrInfinity(v, "repeatDuration"); repeatDuration = v
+        case .autoreverses:
+            try requireFinite(v, "autoreverses")
+            autoreverses = v != 0
+        case .fillMode:
+            guard v.isFinite, v == v.rounded(), let m = FillMode(rawValue: Int32(v)) else {
+                throw .invalidArgument("fillMode must be 0 (removed), 1 (forwards), 2 (backwards) or 3 (both) (got \(v))")
+            }
+            fillMode = m
+        }
+    }
+}
+
+/// Where an animation is in its active interval at one parent time.
+public enum TimingPhase: UInt8, Sendable {
+    case before, active, after
+}
+
+/// The result of mapping a parent time through an animation's timing (§3.2–3.3).
+public struct TimingSample: Sendable, Equatable {
+    public var phase: TimingPhase
+    /// True when the animation contributes a value (active, or filled before/after).
+    public var hasEffect: Bool
+    /// Active time without offset: `a = (tp - beginTime) * speed`.
+    public var activeTime: Double
+    /// Completed cycles before this one (`i`).
+    public var iteration: Double
+    /// Time within the simple duration after autoreverse mirroring, in seconds (`u`).
+    public var cycleTime: Double
+    /// `u / d` in [0, 1].
+    public var progress: Double
+}
+
+/// The resolved timing of an attached animation: durations computed once.
+public struct ResolvedTiming: Sendable, Equatable {
+    public var beginTime: Double
+    public var speed: Double
+    public var timeOffset: Double
+    /// Simple duration `d` (0 replaced by the default).
+    public var simpleDuration: Double
+    /// Cycle `c = autoreverses ? 2d : d`.
+    public var cycle: Double
+    /// Active duration `D` (may be +infinity).
+    public var activeDuration: Double
+    public var autoreverses: Bool
+    public var fillMode: FillMode
+    /// Iteration and cycle time at the end of the active duration (exact, from the
+    /// repeat fields, so that `3 * 0.1 / 0.1` rounding cannot move the end value).
+    var endIteration: Double = 0
+    var endCycleTime: Double = 0
+
+    /// Resolves §3.2: `d = duration` (or `defaultDuration` when 0), `c`, `D`.
+    public init(_ t: MediaTiming, defaultDuration: Double = 0.25) {
+        beginTime = t.beginTime
+        speed = t.speed
+        timeOffset = t.timeOffset
+        let d = t.duration > 0 ? t.duration : (defaultDuration > 0 ? defaultDuration : 0.25)
+        simpleDuration = d
+        cycle = t.autoreverses ? 2 * d : d
+        autoreverses = t.autoreverses
+        fillMode = t.fillMode
+        if t.repeatDuration > 0 {
+            activeDuration = t.repeatDuration
+        } else {
+            let n = t.repeatCount > 0 ? t.repeatCount : 1
+            activeDuration = n * cycle
+        }
+        if !(activeDuration > 0) { activeDuration = cycle }   // underflow guard
+        // End of the active duration: a whole number of cycles ends at u = c.
+        let n: Double
+        if t.repeatDuration > 0 { n = ResolvedTiming.snap(activeDuration / cycle) } else { n = t.repeatCount > 0 ? t.repeatCount : 1 }
+        if n.isFinite {
+            let whole = n.rounded(.down)
+            if n == whole && n >= 1 {
+                endIteration = n - 1
+                endCycleTime = cycle
+            } else {
+                endIteration = whole
+                endCycleTime = min(cycle, max(0, (n - whole) * cycle))
+            }
+        }
+    }
+
+    /// Rounds a cycle count to the nearest whole number when it is within a few
+    /// ulps of it (a cycle count computed as t / c).
+    @inline(__always)
+    static func snap(_ q: Double) -> Double {
+        let r = q.rounded()
+        return abs(q - r) <= 1e-12 * max(1, abs(q)) ? r : q
+    }
+
+    /// Maps parent time `tp` to a sample (SEMANTICS.md §3.3).
+    @inline(__always)
+    public func sample(parentTime tp: Double) -> TimingSample {
+        var a = (tp - beginTime) * speed
+        if a.isNaN { a = 0 }
+        let D = activeDuration
+        var phase: TimingPhase
+        var effect: Bool
+        var t: Double
+        if a < 0 {
+            phase = .before
+            effect = fillMode.fillsBackwards
+            t = wrap(timeOffset)
+        } else if a >= D {            // never true for D = +inf
+            // The end samples t = D exactly (not wrapped to 0).
+            var u = endCycleTime
+            if autoreverses && u > simpleDuration { u = 2 * simpleDuration - u }
+            var p = u / simpleDuration
+            if !(p >= 0) { p = 0 } else if p > 1 { p = 1 }
+            return TimingSample(phase: .after, hasEffect: fillMode.fillsForwards, activeTime: a,
+                                iteration: endIteration, cycleTime: u, progress: p)
+        } else {
+            phase = .active
+            effect = true
+            t = wrap(a + timeOffset)
+        }
+        let (i, u, p) = cyclePosition(t)
+        return TimingSample(phase: phase, hasEffect: effect, activeTime: a, iteration: i, cycleTime: u, progress: p)
+    }
+
+    /// `t mod D` when timeOffset ≠ 0 and D is finite (positive modulo).
+    @inline(__always)
+    func wrap(_ t: Double) -> Double {
+        guard timeOffset != 0, activeDuration.isFinite else { return t }
+        var m = t.truncatingRemainder(dividingBy: activeDuration)
+        if m < 0 { m += activeDuration }
+        if m >= activeDuration { m = 0 }
+        return m
+    }
+
+    /// Iteration, cycle time and progress for a time `t` in [0, D] (§3.3).
+    @inline(__always)
+    func cyclePosition(_ t: Double) -> (Double, Double, Double) {
+        let c = cycle
+        let d = simpleDuration
+        var i: Double
+        var u: Double
+        if !(t > 0) {
+            i = 0; u = 0
+        } else if !t.isFinite {
+            i = 0; u = 0
+        } else {
+            let q = ResolvedTiming.snap(t / c)
+            let fq = q.rounded(.down)
+            if q == fq && q >= 1 {
+                // A positive whole number of cycles ends at the cycle's end.
+                i = q - 1
+                u = c
+            } else {
+                i = fq
+                u = t - i * c
+                if u < 0 { u = 0 } else if u > c { u = c }
+            }
+        }
+        if autoreverses && u > d { u = 2 * d - u }
+        var p = u / d
+        if !(p >= 0) { p = 0 } else if p > 1 { p = 1 }
+        return (i, u, p)
+    }
+
+    /// Active time at which the animation finishes, in its parent's time, or nil
+    /// if it never finishes or the map is not invertible.
+    public var parentEndTime: Double? {
+        guard activeDuration.isFinite, speed > 0 else { return nil }
+        return activeDuration / speed + beginTime
+    }
+}

@@ -1,0 +1,91 @@
+/// One entry of the render list, laid out exactly like the C `cad_render_item`
+/// (field order and natural alignment; 200 bytes). The C layer checks the size
+/// and offsets against the header at start-up and in its tests.
+public struct RenderItem: Sendable {
+    public typealias Float4 = (Float, Float, Float, Float)
+    public typealias Float16 = (Float, Float, Float, Float, Float, Float, Float, Float,
+                                Float, Float, Float, Float, Float, Float, Float, Float)
+
+    public var layer: UInt64 = 0
+    /// Index of the parent item in the same list, -1 for the first item.
+    public var parent: Int32 = -1
+    public var flags: Int32 = 0
+    /// World transform, SEMANTICS.md §2.2 layout (row vectors, m11 ... m44).
+    public var world: Float16 = (1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)
+    public var bounds: Float4 = (0, 0, 0, 0)
+    public var opacity: Float = 1
+    public var worldOpacity: Float = 1
+    public var backgroundColor: Float4 = (0, 0, 0, 0)
+    public var borderColor: Float4 = (0, 0, 0, 1)
+    public var shadowColor: Float4 = (0, 0, 0, 1)
+    public var borderWidth: Float = 0
+    public var cornerRadius: Float = 0
+    public var shadowOpacity: Float = 0
+    public var shadowRadius: Float = 3
+    public var shadowOffset: (Float, Float) = (0, -3)
+    public var contentsRect: Float4 = (0, 0, 1, 1)
+    public var contents: UInt64 = 0
+
+    public init() {}
+
+    /// Flags (API.md).
+    public static let masksToBounds: Int32 = 1
+    public static let doubleSided: Int32 = 2
+    public static let transitionOutgoing: Int32 = 4
+    public static let transitionIncoming: Int32 = 8
+    /// Cadence: the invisible container that clips a transition's two pictures
+    /// to the layer's bounds (it also carries `masksToBounds`).
+    public static let transitionClip: Int32 = 16
+
+    /// World matrix element `k` (0..<16).
+    public var worldElements: [Float] {
+        let w = world
+        return [w.0, w.1, w.2, w.3, w.4, w.5, w.6, w.7, w.8, w.9, w.10, w.11, w.12, w.13, w.14, w.15]
+    }
+
+    /// Byte offsets of every field, for the layout check against the C header.
+    public static var fieldOffsets: [Int] {
+        [\RenderItem.layer, \RenderItem.parent, \RenderItem.flags].map { MemoryLayout<RenderItem>.offset(of: $0)! } + [
+            MemoryLayout<RenderItem>.offset(of: \RenderItem.world)!,
+            MemoryLayout<RenderItem>.offset(of: \RenderItem.bounds)!,
+            MemoryLayout<RenderItem>.offset(of: \RenderItem.opacity)!,
+            MemoryLayout<RenderItem>.offset(of: \RenderItem.worldOpacity)!,
+            MemoryLayout<RenderItem>.offset(of: \RenderItem.backgroundColor)!,
+            MemoryLayout<RenderItem>.offset(of: \RenderItem.borderColor)!,
+            MemoryLayout<RenderItem>.offset(of: \RenderItem.shadowColor)!,
+            MemoryLayout<RenderItem>.offset(of: \RenderItem.borderWidth)!,
+            MemoryLayout<RenderItem>.offset(of: \RenderItem.cornerRadius)!,
+            MemoryLayout<RenderItem>.offset(of: \RenderItem.shadowOpacity)!,
+            MemoryLayout<RenderItem>.offset(of: \RenderItem.shadowRadius)!,
+            MemoryLayout<RenderItem>.offset(of: \RenderItem.shadowOffset)!,
+            MemoryLayout<RenderItem>.offset(of: \RenderItem.contentsRect)!,
+            MemoryLayout<RenderItem>.offset(of: \RenderItem.contents)!,
+        ]
+    }
+}
+
+@inline(__always)
+func float4(_ b: [Double], _ o: Int) -> RenderItem.Float4 {
+    (Float(b[o]), Float(b[o + 1]), Float(b[o + 2]), Float(b[o + 3]))
+}
+
+@inline(__always)
+func clamp01(_ x: Double) -> Float {
+    x >= 1 ? 1 : (x > 0 ? Float(x) : 0)
+}
+
+@inline(__always)
+func color4(_ b: [Double], _ o: Int) -> RenderItem.Float4 {
+    (clamp01(b[o]), clamp01(b[o + 1]), clamp01(b[o + 2]), clamp01(b[o + 3]))
+}
+
+extension Transform3D {
+    /// Rounds to float32 in the render list's layout.
+    @inline(__always)
+    var float16: RenderItem.Float16 {
+        (Float(m11), Float(m12), Float(m13), Float(m14),
+         Float(m21), Float(m22), Float(m23), Float(m24),
+         Float(m31), Float(m32), Float(m33), Float(m34),
+         Float(m41), Float(m42), Float(m43), Float(m44))
+    }
+}

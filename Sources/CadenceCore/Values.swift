@@ -1,0 +1,102 @@
+/// Value kinds of SEMANTICS.md §2 and their component counts.
+public enum ValueKind: UInt8, Sendable {
+    case scalar, point, size, rect, color, transform, bool, id
+
+    public var components: Int {
+        switch self {
+        case .scalar, .bool, .id: return 1
+        case .point, .size: return 2
+        case .rect, .color: return 4
+        case .transform: return 16
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .scalar: return "scalar"
+        case .point: return "point"
+        case .size: return "size"
+        case .rect: return "rect"
+        case .color: return "color"
+        case .transform: return "transform"
+        case .bool: return "bool"
+        case .id: return "id"
+        }
+    }
+}
+
+/// A value of up to 16 components held inline (no heap allocation), the unit in
+/// which the engine passes property values around.
+public struct ValueBuffer: Sendable, Equatable {
+    public var storage: SIMD16<Double>
+    public private(set) var count: Int
+
+    public static let maxComponents = 16
+
+    @inline(__always)
+    public init(count: Int) {
+        storage = .zero
+        self.count = max(0, min(count, ValueBuffer.maxComponents))
+    }
+
+    /// Copies up to 16 values.
+    public init<C: Collection>(_ values: C) where C.Element == Double {
+        storage = .zero
+        var i = 0
+        for v in values where i < ValueBuffer.maxComponents {
+            storage[i] = v
+            i += 1
+        }
+        count = i
+    }
+
+    public init(_ values: Double...) { self.init(values) }
+
+    public init(_ span: Span<Double>) {
+        storage = .zero
+        let n = min(span.count, ValueBuffer.maxComponents)
+        for i in 0..<n { storage[i] = span[i] }
+        count = n
+    }
+
+    @inline(__always)
+    public subscript(i: Int) -> Double {
+        get { storage[i] }
+        set { storage[i] = newValue }
+    }
+
+    public var array: [Double] { (0..<count).map { storage[$0] } }
+
+    /// True when every component is finite.
+    public var isFinite: Bool {
+        for i in 0..<count where !storage[i].isFinite { return false }
+        return true
+    }
+
+    public static func == (a: ValueBuffer, b: ValueBuffer) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in 0..<a.count where a.storage[i] != b.storage[i] { return false }
+        return true
+    }
+
+    var transform: Transform3D {
+        var t = Transform3D.identity
+        for i in 0..<16 { t[i] = storage[i] }
+        return t
+    }
+
+    init(transform t: Transform3D) {
+        storage = .zero
+        for i in 0..<16 { storage[i] = t[i] }
+        count = 16
+    }
+}
+
+/// Fixed-capacity inline array of 16 doubles used for scratch work in the frame
+/// loop. Indices beyond the count are ignored.
+extension SIMD16 where Scalar == Double {
+    @inline(__always)
+    static func lerp(_ a: SIMD16<Double>, _ b: SIMD16<Double>, _ t: Double) -> SIMD16<Double> {
+        a + (b - a) * t
+    }
+}
