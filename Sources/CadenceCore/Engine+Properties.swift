@@ -100,8 +100,10 @@ extension Engine {
         guard count == t.components else {
             throw .typeMismatch("\"\(t.name)\" is a \(t.kind.name) of \(t.components) component(s); got \(count)")
         }
-        guard v.isFinite else {
-            throw .invalidArgument("values for \"\(t.name)\" must be finite (no NaN or infinity)")
+        if case .timing = t.access {} else {
+            guard v.isFinite else {
+                throw .invalidArgument("values for \"\(t.name)\" must be finite (no NaN or infinity)")
+            }
         }
         switch t.access {
         case let .timing(f):

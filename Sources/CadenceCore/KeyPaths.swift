@@ -307,6 +307,8 @@ final class KeyPathTable: Sendable {
                 for c in VirtualComponent.allCases {
                     add(p.name + "." + c.suffix, .virtual(base: p.offset, component: c), c == .translation ? .size : .scalar, c.components, p, true)
                 }
+                // `rotation` is rotation.z
+                add(p.name + ".rotation", .virtual(base: p.offset, component: .rotationZ), .scalar, 1, p, true)
                 for r in 1...4 {
                     for col in 1...4 {
                         add(p.name + ".m\(r)\(col)", .block(offset: p.offset + (r - 1) * 4 + (col - 1), count: 1), .scalar, 1, p, true)

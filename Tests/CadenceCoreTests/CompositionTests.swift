@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import CadenceCore
+
+@Suite("Property animations: endpoints and composition (SEMANTICS.md §5)")
+struct CompositionTests {
+    /// Value of a 0.5-progress linear animation of opacity on a layer whose model is 0.2,
+    /// with another animation below it pinning the underlying value to 0.4.
+    @Test("the endpoint table of §5.1, at progress 0.5 over an underlying value 0.4", arguments: [
+        // (from, to, by, expected)
+        ([0.0], [1.0], nil, 0.5),            // from, to
+        ([0.0], nil, [0.6], 0.3),            // from, by: 0 -> 0.6
+        (nil, [1.0], [0.6], 0.7),            // by, to: 0.4 -> 1
+        ([0.0], nil, nil, 0.2),              // from: 0 -> underlying 0.4
+        (nil, [1.0], nil, 0.7),              // to: 0.4 -> 1
+        (nil, nil, [0.2], 0.5),              // by: 0.4 -> 0.6
+    ] as [([Double]?, [Double]?, [Double]?, Double)])
+    func endpoints(from: [Double]?, to: [Double]?, by: [Double]?, expected: Double) {
+        var r = Rig()
+        let l = r.layer(["opacity": [0.2]])
+        // An animation that holds opacity at 0.4 (underlying for the next one).
+        r.add(l, r.basic("opacity", from: [0.4], to: [0.4], duration: 10), key: "below")
+        r.add(l, r.basic("opacity", from: from, to: to, by: by, duration: 2), key: "test")
+        r.tick(1)
+        #expect(near(r.pres1(l, "opacity"), expected, 1e-12))
+    }
+
+    @Test("no endpoints: from the presentation value when added to the underlying value")
+    func noEndpoints() {
+        var r = Rig()
+        let l = r.layer(["opacity": [1]])
+        r.add(l, r.basic("opacity", from: [0], to: [1], duration: 4), key: "a")
+        r.tick(1)   // on screen 0.25
+        try! r.e.set(layer: l, "opacity", [0.5])   // model 0.5 (new layer: no action)
+        r.add(l, r.basic("opacity", duration: 2), key: "b")
+        // b runs from the captured 0.25 to the underlying value (a's output, replaced below).
+        r.tick(2)
+        // underlying = a at t=2: 0.5; b at progress 0.5: 0.25 + (0.5 - 0.25) * 0.5
+        #expect(near(r.pres1(l, "opacity"), 0.375, 1e-12))
+    }
+
+    @Test("from, to and by together are an invalid state at add time")
+    func allThree() {
+        var r = Rig()
+        let l = r.layer()
+        let s = r.basic("opacity", from: [0], to: [1], by: [1])
+        do { try r.e.addAnimation(layer: l, spec: s, key: nil) } catch { #expect(error.status == .invalidState) }
+        #expect(try! r.e.animationCount(layer: l) == 0)
+    }
+
+    @Test("additive animations add to the underlying value; later animations see earlier ones")
+    func additive() {
+        var r = Rig()
+        let l = r.layer(["position": [100, 50]])
+        r.add(l, r.basic("position", from: [0, 0], to: [10, 20], duration: 1) { s throws(CadenceError) in try s.setAdditive(true) })
+        r.add(l, r.basic("position.x", from: [1], to: [3], duration: 1) { s throws(CadenceError) in try s.setAdditive(true) })
+        r.tick(0.5)
+        let expected: [Double] = [107, 60]   // 100 + 5 + 2, 50 + 10
+        #expect(r.pres(l, "position") == expected)
+    }
+
+    @Test("cumulative: 0 -> 10 repeated 3 times ends at 30")
+    func cumulative() {
+        var r = Rig()
+        let l = r.layer()
+        r.add(l, r.basic("position.x", from: [0], to: [10], duration: 1) { s throws(CadenceError) in
+            try s.setCumulative(true)
+            s.timing.repeatCount = 3
+            s.timing.fillMode = .forwards
+            s.removedOnCompletion = false
+        })
+        r.tick(1.5)
+        #expect(near(r.pres1(l, "position.x"), 15))
+        r.tick(2.5)
+        #expect(near(r.pres1(l, "position.x"), 25))
+        r.tick(5)
+        #expect(near(r.pres1(l, "position.x"), 30))
+    }
+
+    @Test("hidden stays visible for the whole animation (Cadence)")
+    func hidden() {
+        var r = Rig()
+        let l = r.layer()
+        r.add(l, r.basic("hidden", from: [0], to: [1], duration: 1), key: "show-then-hide")
+        r.tick(0.99)
+        #expect(r.pres1(l, "hidden") == 0)
+        let l2 = r.layer(["hidden": [1]])
+        r.add(l2, r.basic("hidden", from: [1], to: [0], duration: 1))
+        r.tick(0.995)
+        #expect(r.pres1(l2, "hidden") == 0)
+    }
+
+    @Test("removing an animation returns the presentation to what remains, at once")
+    func removal() {
+        var r = Rig()
+        let l = r.layer(["opacity": [0.3]])
+        r.add(l, r.basic("opacity", from: [1], to: [1], duration: 5), key: "k")
+        r.tick(1)
+        #expect(r.pres1(l, "opacity") == 1)
+        try! r.e.removeAnimation(layer: l, key: "k")
+        #expect(r.pres1(l, "opacity") == 0.3)
+        do { try r.e.removeAnimation(layer: l, key: "k") } catch { #expect(error.status == .notFound) }
+    }
+
+    @Test("a key in use is replaced and the new animation goes last")
+    func keys() {
+        var r = Rig()
+        let l = r.layer()
+        r.add(l, r.basic("opacity", from: [0], to: [1]), key: "a")
+        r.add(l, r.basic("zPosition", from: [0], to: [1]), key: "b")
+        r.add(l, r.basic("opacity", from: [1], to: [0]), key: "a")
+        #expect(try! r.e.animationKeys(layer: l) == ["b", "a"])
+        r.add(l, r.basic("opacity", from: [1], to: [0]), key: nil)
+        let keys = try! r.e.animationKeys(layer: l)
+        #expect(keys.count == 3 && !keys[2].isEmpty && keys[2] != "a")
+        // animation_for_key gives a read-only handle
+        let h = try! r.e.animation(layer: l, key: "a")
+        do { try r.e.modifyAnimation(h) { s throws(CadenceError) in s.timing.duration = 3 } } catch { #expect(error.status == .invalidState) }
+        #expect(try! r.e.animationSpec(h).kind == .basic)
+    }
+
+    @Test("virtual transform keys compose: rotation.z and scale give S * Rz (§2.3)")
+    func virtualCompose() {
+        var r = Rig()
+        let l = r.layer()
+        r.add(l, r.basic("transform.rotation.z", from: [0], to: [Double.pi], duration: 1))
+        r.add(l, r.basic("transform.scale", from: [1], to: [3], duration: 1))
+        r.tick(0.5)
+        let c = cos(Double.pi / 2), s = sin(Double.pi / 2)
+        let expected: [Double] = [2 * c, 2 * s, 0, 0, -2 * s, 2 * c, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1]
+        #expect(near(r.pres(l, "transform"), expected, 1e-12))
+    }
+
+    @Test("a virtual rotation is not wrapped; a whole-matrix one to 2π does not move")
+    func fullTurn() {
+        var r = Rig()
+        let a = r.layer(), b = r.layer()
+        r.add(a, r.basic("transform.rotation.z", from: [0], to: [2 * Double.pi], duration: 1))
+        var m = [Double](repeating: 0, count: 16)
+        let t = Transform3D.rotation(2 * Double.pi, 0, 0, 1)
+        for k in 0..<16 { m[k] = t[k] }
+        r.add(b, r.basic("transform", from: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], to: m, duration: 1))
+        r.tick(0.25)
+        #expect(near(r.pres1(a, "transform.rotation.z"), Double.pi / 2, 1e-12))
+        #expect(near(r.pres(b, "transform"), [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], 1e-9))
+    }
+
+    @Test("whole-matrix interpolation of a quarter turn passes through an eighth turn")
+    func matrixSlerp() {
+        var r = Rig()
+        let l = r.layer()
+        let q = Transform3D.rotation(Double.pi / 2, 0, 0, 1)
+        r.add(l, r.basic("transform", from: Transform3D.identity.elements, to: q.elements, duration: 1))
+        r.tick(0.5)
+        let e = Transform3D.rotation(Double.pi / 4, 0, 0, 1)
+        #expect(near(r.pres(l, "transform"), e.elements, 1e-12))
+    }
+
+    @Test("additive transforms concatenate: underlying * value")
+    func additiveTransform() {
+        var r = Rig()
+        let l = r.layer()
+        try! r.e.set(layer: l, "transform", Transform3D.translation(10, 0, 0).elements)
+        var s = r.basic("transform", from: Transform3D.identity.elements, to: Transform3D.scale(3, 3, 1).elements, duration: 1)
+        try! s.setAdditive(true)
+        r.add(l, s)
+        r.tick(1.0 / 2)
+        // underlying T(10) * S(2)
+        #expect(near(r.pres(l, "transform"), (Transform3D.translation(10, 0, 0) * Transform3D.scale(2, 2, 1)).elements, 1e-12))
+    }
+
+    @Test("presentation values never become non-finite with huge values")
+    func huge() {
+        var r = Rig()
+        let l = r.layer()
+        r.add(l, r.basic("position.x", from: [-1.7e308], to: [1.7e308], duration: 1))
+        r.tick(0.5)
+        #expect(r.pres1(l, "position.x").isFinite)
+    }
+}
+
+extension Transform3D {
+    var elements: [Double] { (0..<16).map { self[$0] } }
+}

@@ -1,0 +1,114 @@
+import Testing
+@testable import CadenceCore
+
+@Suite("Events (SEMANTICS.md §11)")
+struct EventTests {
+    @Test("start then stop(finished) with tags, in time order across layers")
+    func order() {
+        var r = Rig()
+        let a = r.layer(), b = r.layer()
+        var s1 = r.basic("opacity", from: [0], to: [1], duration: 0.5)
+        s1.tag = 1
+        var s2 = r.basic("opacity", from: [0], to: [1], duration: 0.3)
+        s2.tag = 2
+        r.add(a, s1, key: "one")
+        r.add(b, s2, key: "two")
+        r.tick(1)
+        let ev = r.events()
+        #expect(ev.map(\.kind) == [.start, .start, .stop, .stop])
+        #expect(ev.map(\.tag) == [1, 2, 2, 1])       // b stops at 0.3 before a at 0.5
+        #expect(ev.map(\.time) == [0, 0, 0.3, 0.5])
+        #expect(ev[2].finished && ev[3].finished)
+        #expect(ev[2].layer == b && ev[2].key == "two")
+    }
+
+    @Test("an animation added and finished within one tick interval reports start then stop")
+    func startStopSameTick() {
+        var r = Rig()
+        let a = r.layer()
+        r.add(a, r.basic("opacity", from: [0], to: [1], duration: 0.1))
+        r.tick(5)
+        let ev = r.events()
+        #expect(ev.map(\.kind) == [.start, .stop])
+    }
+
+    @Test("removed and replaced animations stop with finished = false at the next tick")
+    func unfinished() {
+        var r = Rig()
+        let a = r.layer()
+        r.add(a, r.basic("opacity", from: [0], to: [1], duration: 5), key: "k")
+        r.tick(1)
+        _ = r.events()
+        r.add(a, r.basic("opacity", from: [0], to: [1], duration: 5), key: "k")   // replaces
+        #expect(r.events().isEmpty)          // delivered at the next tick
+        r.tick(1.5)
+        let ev = r.events()
+        #expect(ev.count == 2)
+        #expect(ev[0].kind == .stop && ev[0].finished == false)
+        #expect(ev[1].kind == .start)
+        try! r.e.destroyLayer(a)
+        r.tick(2)
+        let ev2 = r.events()
+        #expect(ev2.count == 1 && ev2[0].kind == .stop && !ev2[0].finished)
+    }
+
+    @Test("events wait for their begin time; fill backwards starts at once")
+    func delayed() {
+        var r = Rig()
+        let a = r.layer(), b = r.layer()
+        r.add(a, r.basic("opacity", from: [0], to: [1], duration: 1) { s in s.timing.beginTime = 2 })
+        r.add(b, r.basic("opacity", from: [0], to: [1], duration: 1) { s in s.timing.beginTime = 2; s.timing.fillMode = .backwards })
+        r.tick(1)
+        let ev = r.events()
+        #expect(ev.count == 1 && ev[0].layer == b && ev[0].kind == .start)
+        r.tick(2.5)
+        let ev2 = r.events()
+        #expect(ev2.count == 1 && ev2[0].layer == a && ev2[0].time == 2)
+    }
+
+    @Test("not-removed animations still report finished at their end")
+    func notRemoved() {
+        var r = Rig()
+        let a = r.layer()
+        r.add(a, r.basic("opacity", from: [0], to: [0.5], duration: 1) { s in s.removedOnCompletion = false; s.timing.fillMode = .forwards })
+        r.tick(2)
+        #expect(r.events().map(\.kind) == [.start, .stop])
+        #expect(try! r.e.animationCount(layer: a) == 1)
+        #expect(r.pres1(a, "opacity") == 0.5)
+        r.tick(3)
+        #expect(r.events().isEmpty)
+    }
+
+    @Test("the poll queue is bounded and counts what it dropped")
+    func bounded() {
+        var r = Rig()
+        try! r.e.setEventCapacity(3)
+        let a = r.layer()
+        for k in 0..<5 { r.add(a, r.basic("opacity", from: [0], to: [1], duration: 0.1), key: "k\(k)") }
+        r.tick(1)
+        #expect(r.e.queuedEventCount == 3)
+        #expect(r.e.droppedEventCount == 7)
+        let ev = r.events()
+        #expect(ev.map(\.kind) == [.stop, .stop, .stop])   // the newest are kept
+    }
+
+    @Test("the same calls give identical events in two engines (determinism)")
+    func determinism() {
+        func run() -> [String] {
+            var r = Rig()
+            var ls: [UInt64] = []
+            for k in 0..<20 {
+                let l = r.layer()
+                ls.append(l)
+                r.add(l, r.basic("opacity", from: [0], to: [1], duration: 0.05 * Double(k % 7 + 1)), key: "a\(k)")
+            }
+            var out: [String] = []
+            for t in 1...10 {
+                r.tick(Double(t) * 0.03)
+                out += r.events().map { "\($0.kind) \($0.time) \($0.key) \($0.finished)" }
+            }
+            return out
+        }
+        #expect(run() == run())
+    }
+}

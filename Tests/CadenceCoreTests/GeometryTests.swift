@@ -1,0 +1,146 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import CadenceCore
+
+@Suite("Layer properties and geometry (SEMANTICS.md §2)")
+struct GeometryTests {
+    @Test("every property has its documented default")
+    func defaults() {
+        var r = Rig()
+        let l = r.layer()
+        let expected: [String: [Double]] = [
+            "position": [0, 0], "zPosition": [0], "anchorPoint": [0.5, 0.5], "anchorPointZ": [0],
+            "bounds": [0, 0, 0, 0], "opacity": [1], "hidden": [0], "backgroundColor": [0, 0, 0, 0],
+            "borderColor": [0, 0, 0, 1], "borderWidth": [0], "cornerRadius": [0], "shadowColor": [0, 0, 0, 1],
+            "shadowOpacity": [0], "shadowOffset": [0, -3], "shadowRadius": [3], "contentsRect": [0, 0, 1, 1],
+            "masksToBounds": [0], "doubleSided": [1], "contents": [0],
+            "transform": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+            "sublayerTransform": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+            "beginTime": [0], "speed": [1], "timeOffset": [0], "duration": [0], "repeatCount": [0],
+            "repeatDuration": [0], "autoreverses": [0], "fillMode": [0],
+        ]
+        for (k, v) in expected {
+            #expect(r.model(l, k) == v, "\(k)")
+            #expect(r.pres(l, k) == v, "presentation \(k)")
+        }
+    }
+
+    @Test("frame examples of §2.1", arguments: [
+        ([0.5, 0.5], [0.0, 0.0]), ([0.0, 0.0], [50.0, 50.0]), ([1.0, 1.0], [-50.0, -50.0]),
+    ])
+    func frameExamples(anchor: [Double], origin: [Double]) {
+        var r = Rig()
+        let l = r.layer(["bounds": [0, 0, 100, 100], "position": [50, 50], "anchorPoint": anchor])
+        #expect(r.model(l, "frame") == origin + [100, 100])
+    }
+
+    @Test("setting frame sets position and bounds.size, not bounds.origin")
+    func setFrame() {
+        var r = Rig()
+        let l = r.layer(["bounds": [5, 6, 1, 1], "anchorPoint": [0.25, 0.5]])
+        try! r.e.set(layer: l, "frame", [10, 20, 40, 60])
+        // position = origin + anchor * size = (10 + 10, 20 + 30)
+        #expect(r.model(l, "position") == [20, 50])
+        #expect(r.model(l, "bounds") == [5, 6, 40, 60])
+        #expect(r.model(l, "frame") == [10, 20, 40, 60])
+    }
+
+    @Test("frame with a rotation is the bounding box of the rotated bounds")
+    func frameRotated() {
+        var r = Rig()
+        let l = r.layer(["bounds": [0, 0, 100, 50], "position": [200, 100]])
+        try! r.e.set(layer: l, "transform.rotation.z", [Double.pi / 2])
+        // A 100x50 box turned a quarter turn about its centre: 50 wide, 100 tall.
+        let f = r.model(l, "frame")
+        #expect(near(f, [175, 50, 50, 100], 1e-9))
+    }
+
+    @Test("sub-key paths change one component")
+    func subKeys() {
+        var r = Rig()
+        let l = r.layer(["bounds": [1, 2, 3, 4], "position": [5, 6], "backgroundColor": [0.1, 0.2, 0.3, 0.4]])
+        try! r.e.set(layer: l, "position.y", [9])
+        try! r.e.set(layer: l, "bounds.size.width", [30])
+        try! r.e.set(layer: l, "bounds.origin", [10, 20])
+        try! r.e.set(layer: l, "backgroundColor.a", [1])
+        try! r.e.set(layer: l, "shadowOffset.height", [7])
+        #expect(r.model(l, "position") == [5, 9])
+        #expect(r.model(l, "bounds") == [10, 20, 30, 4])
+        #expect(r.model(l, "bounds.size") == [30, 4])
+        #expect(r.model(l, "backgroundColor") == [0.1, 0.2, 0.3, 1])
+        #expect(r.model(l, "shadowOffset") == [0, 7])
+        #expect(r.model(l, "anchorPoint.x") == [0.5])
+    }
+
+    @Test("unknown key paths, wrong counts and non-finite values are errors that change nothing")
+    func errors() {
+        var r = Rig()
+        let l = r.layer(["position": [1, 2]])
+        #expect(throws: CadenceError.self) { try r.e.set(layer: l, "positon", [1, 2]) }
+        do { try r.e.set(layer: l, "positon", [1, 2]) } catch { #expect(error.status == .unknownKeyPath) }
+        do { try r.e.set(layer: l, "position", [1, 2, 3]) } catch { #expect(error.status == .typeMismatch) }
+        do { try r.e.set(layer: l, "position", [1, .nan]) } catch { #expect(error.status == .invalidArgument) }
+        do { try r.e.set(layer: l, "opacity", [.infinity]) } catch { #expect(error.status == .invalidArgument) }
+        do { try r.e.set(layer: l, "fillMode", [7]) } catch { #expect(error.status == .invalidArgument) }
+        do { try r.e.set(layer: l, "duration", [-1]) } catch { #expect(error.status == .invalidArgument) }
+        #expect(r.model(l, "position") == [1, 2])
+        // repeatCount documents infinity
+        try! r.e.set(layer: l, "repeatCount", [.infinity])
+        #expect(r.model(l, "repeatCount") == [.infinity])
+    }
+
+    @Test("transform virtual keys decompose and recompose (§2.3)")
+    func virtualKeys() {
+        var r = Rig()
+        let l = r.layer()
+        try! r.e.set(layer: l, "transform.scale", [2])
+        try! r.e.set(layer: l, "transform.rotation.z", [0.5])
+        try! r.e.set(layer: l, "transform.translation", [10, 20])
+        // S(2) * Rz(0.5) * T(10, 20, 0), built by hand (row vectors)
+        let c = cos(0.5), s = sin(0.5)
+        let expected: [Double] = [2 * c, 2 * s, 0, 0, -2 * s, 2 * c, 0, 0, 0, 0, 2, 0, 10, 20, 0, 1]
+        #expect(near(r.model(l, "transform"), expected, 1e-12))
+        #expect(near(r.model(l, "transform.rotation.z")[0], 0.5, 1e-12))
+        #expect(near(r.model(l, "transform.scale")[0], 2, 1e-12))
+        #expect(near(r.model(l, "transform.translation"), [10, 20], 1e-12))
+        #expect(r.model(l, "transform.rotation") == r.model(l, "transform.rotation.z"))
+        // matrix elements are plain components
+        try! r.e.set(layer: l, "sublayerTransform.m34", [-1.0 / 500])
+        #expect(r.model(l, "sublayerTransform")[11] == -1.0 / 500)
+        #expect(r.model(l, "sublayerTransform.m34") == [-1.0 / 500])
+    }
+
+    @Test("every key path in the table resolves to its own name")
+    func table() {
+        for n in KeyPathTarget.allNames {
+            #expect(KeyPathTarget.lookup(n)?.name == n)
+        }
+        #expect(KeyPathTarget.lookup("") == nil)
+        #expect(KeyPathTarget.lookup("position.z") == nil)
+        #expect(KeyPathTarget.lookup("transform.rotation.w") == nil)
+    }
+
+    @Test("the layer tree rejects cycles and keeps order")
+    func tree() {
+        var r = Rig()
+        let a = r.layer(), b = r.layer(), c = r.layer(), d = r.layer()
+        try! r.e.addSublayer(a, b)
+        try! r.e.addSublayer(b, c)
+        do { try r.e.addSublayer(c, a) } catch { #expect(error.status == .invalidArgument) }
+        do { try r.e.addSublayer(a, a) } catch { #expect(error.status == .invalidArgument) }
+        try! r.e.insertSublayer(a, d, at: 0)
+        #expect(try! r.e.sublayerIDs(of: a) == [d, b])
+        do { try r.e.insertSublayer(a, c, at: 5) } catch { #expect(error.status == .invalidArgument) }
+        #expect(try! r.e.superlayer(of: c) == b)
+        try! r.e.destroyLayer(b)
+        #expect(try! r.e.superlayer(of: c) == 0)
+        #expect(try! r.e.sublayerIDs(of: a) == [d])
+        do { _ = try r.e.superlayer(of: b) } catch { #expect(error.status == .invalidHandle) }
+        // ids of another engine are rejected
+        var other = Engine(salt: 8)
+        do { _ = try other.superlayer(of: a) } catch { #expect(error.status == .invalidHandle) }
+        _ = try! other.createLayer()
+    }
+}

@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import CadenceCore
+
+@Suite("Render list (SEMANTICS.md §2.2)")
+struct RenderListTests {
+    func render(_ r: inout Rig, _ root: UInt64, cap: Int = 64) throws(CadenceError) -> [RenderItem] {
+        var buf = [RenderItem](repeating: RenderItem(), count: cap)
+        var span = buf.mutableSpan
+        let n = try r.e.renderList(root: root, into: &span)
+        return Array(buf.prefix(n))
+    }
+
+    /// A 4x4 product written out independently of Transform3D (row vectors).
+    func mul(_ a: [Double], _ b: [Double]) -> [Double] {
+        var c = [Double](repeating: 0, count: 16)
+        for i in 0..<4 { for j in 0..<4 { for k in 0..<4 { c[i * 4 + j] += a[i * 4 + k] * b[k * 4 + j] } } }
+        return c
+    }
+    func T(_ x: Double, _ y: Double, _ z: Double) -> [Double] { [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1] }
+    func Ry(_ a: Double) -> [Double] { [cos(a), 0, -sin(a), 0, 0, 1, 0, 0, sin(a), 0, cos(a), 0, 0, 0, 0, 1] }
+    let I: [Double] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+
+    @Test("a 3-level tree with perspective matches the matrix product of §2.2")
+    func threeLevels() throws {
+        var r = Rig()
+        let root = r.layer(["bounds": [0, 0, 400, 300], "position": [200, 150]])
+        var persp = I
+        persp[11] = -1.0 / 500
+        try r.e.set(layer: root, "sublayerTransform", persp)
+        let door = r.layer(["bounds": [0, 0, 100, 200], "position": [150, 150], "anchorPoint": [0, 0.5]])
+        try r.e.set(layer: door, "transform.rotation.y", [0.6])
+        let knob = r.layer(["bounds": [0, 0, 10, 10], "position": [90, 100], "zPosition": [5]])
+        try r.e.addSublayer(root, door)
+        try r.e.addSublayer(door, knob)
+        let items = try render(&r, root)
+        #expect(items.count == 3)
+        #expect(items.map(\.parent) == [-1, 0, 1])
+        // root: T(-(0 + .5*400), -(0 + .5*300), 0) * I * T(200, 150, 0) = identity
+        let wRoot = mul(T(-200, -150, 0), T(200, 150, 0))
+        // door: T(-(0*100), -(.5*200), 0) * Ry * T(150, 150, 0) * [T(-200,-150,0) * P * T(200,150,0)] * wRoot
+        let sub = mul(mul(T(-200, -150, 0), persp), T(200, 150, 0))
+        let localDoor = mul(mul(mul(T(0, -100, 0), Ry(0.6)), T(150, 150, 0)), sub)
+        let wDoor = mul(localDoor, wRoot)
+        // knob: T(-5, -5, 0) * I * T(90, 100, 5) * wDoor (door's sublayerTransform is identity)
+        let wKnob = mul(mul(T(-5, -5, 0), T(90, 100, 5)), wDoor)
+        for (item, w) in zip(items, [wRoot, wDoor, wKnob]) {
+            let got = item.worldElements.map(Double.init)
+            #expect(near(got, w, 1e-4), "\(got) vs \(w)")
+        }
+    }
+
+    @Test("hidden subtrees are left out; opacity multiplies down the tree")
+    func hiddenAndOpacity() throws {
+        var r = Rig()
+        let root = r.layer(["opacity": [0.5]])
+        let a = r.layer(["opacity": [0.5]]), b = r.layer(["hidden": [1]]), c = r.layer()
+        try r.e.addSublayer(root, a)
+        try r.e.addSublayer(root, b)
+        try r.e.addSublayer(b, c)
+        let items = try render(&r, root)
+        #expect(items.map(\.layer) == [root, a])
+        #expect(items[1].opacity == 0.5 && items[1].worldOpacity == 0.25)
+    }
+
+    @Test("a buffer that is too small reports the count needed and writes nothing")
+    func tooSmall() throws {
+        var r = Rig()
+        let root = r.layer()
+        for _ in 0..<3 { try r.e.addSublayer(root, r.layer()) }
+        var buf = [RenderItem](repeating: RenderItem(), count: 2)
+        buf[0].layer = 99
+        var span = buf.mutableSpan
+        do {
+            _ = try r.e.renderList(root: root, into: &span)
+            Issue.record("expected bufferTooSmall")
+        } catch {
+            #expect(error.status == .bufferTooSmall && error.needed == 4)
+        }
+        #expect(buf[0].layer == 99)
+    }
+
+    @Test("the world matrix of a translated layer: position minus anchor offset")
+    func translation() throws {
+        var r = Rig()
+        let l = r.layer(["bounds": [0, 0, 4, 4], "position": [10, 20]])
+        let it = try render(&r, l)[0]
+        #expect(it.world.12 == 8 && it.world.13 == 18)
+        #expect(it.bounds == (0, 0, 4, 4))
+    }
+
+    @Test("a subtree's render list includes its ancestors' transforms")
+    func subtree() throws {
+        var r = Rig()
+        let root = r.layer(["position": [100, 0]])
+        let child = r.layer(["position": [5, 5]])
+        try r.e.addSublayer(root, child)
+        let items = try render(&r, child)
+        #expect(items.count == 1 && items[0].parent == -1)
+        #expect(items[0].world.12 == 105 && items[0].world.13 == 5)
+        // moving the root moves the child (dirty flags propagate)
+        try r.e.set(layer: root, "position", [200, 0])
+        #expect(try render(&r, child)[0].world.12 == 205)
+        #expect(try render(&r, root)[1].world.12 == 205)
+    }
+
+    @Test("an animated position reaches the render list")
+    func animated() throws {
+        var r = Rig()
+        let l = r.layer()
+        r.add(l, r.basic("position.x", from: [0], to: [100], duration: 1))
+        r.tick(0.5)
+        #expect(try render(&r, l)[0].world.12 == 50)
+        r.tick(0.75)
+        #expect(try render(&r, l)[0].world.12 == 75)
+    }
+}

@@ -1,0 +1,54 @@
+import Testing
+@testable import CadenceCore
+
+/// |a - b| <= tol
+func near(_ a: Double, _ b: Double, _ tol: Double = 1e-9) -> Bool {
+    abs(a - b) <= tol
+}
+
+func near(_ a: [Double], _ b: [Double], _ tol: Double = 1e-9) -> Bool {
+    a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) <= tol }
+}
+
+/// A small fluent helper around the Swift engine API for tests.
+struct Rig {
+    var e = Engine(salt: 7)
+
+    init(tick t: Double? = 0) {
+        if let t { try! e.tick(t) }
+    }
+
+    mutating func layer(_ props: [String: [Double]] = [:]) -> UInt64 {
+        let l = try! e.createLayer()
+        for (k, v) in props { try! e.set(layer: l, k, v) }
+        return l
+    }
+
+    /// A basic animation description.
+    mutating func basic(_ keyPath: String, from: [Double]? = nil, to: [Double]? = nil, by: [Double]? = nil,
+                        duration: Double = 1, _ configure: (inout AnimationSpec) throws(CadenceError) -> Void = { _ in }) -> AnimationSpec {
+        var s = try! AnimationSpec(kind: .basic, keyPath: keyPath)
+        if let from { try! s.setEndpoint(.from, ValueBuffer(from)) }
+        if let to { try! s.setEndpoint(.to, ValueBuffer(to)) }
+        if let by { try! s.setEndpoint(.by, ValueBuffer(by)) }
+        s.timing.duration = duration
+        try! configure(&s)
+        return s
+    }
+
+    mutating func add(_ l: UInt64, _ s: AnimationSpec, key: String? = nil) {
+        try! e.addAnimation(layer: l, spec: s, key: key)
+    }
+
+    mutating func tick(_ t: Double) { try! e.tick(t) }
+
+    mutating func pres(_ l: UInt64, _ k: String) -> [Double] { try! e.presentation(layer: l, k) }
+    mutating func pres1(_ l: UInt64, _ k: String) -> Double { pres(l, k)[0] }
+    func model(_ l: UInt64, _ k: String) -> [Double] { try! e.get(layer: l, k) }
+
+    mutating func events() -> [Event] {
+        var out: [Event] = []
+        while let ev = try? e.pollEvent() { out.append(ev) }
+        return out
+    }
+}

@@ -1,0 +1,197 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import CadenceCore
+
+@Suite("Timing model (SEMANTICS.md §3)")
+struct TimingTests {
+    /// Resolved timing from fields.
+    func timing(duration: Double = 1, speed: Double = 1, offset: Double = 0, repeatCount: Double = 0,
+                repeatDuration: Double = 0, autoreverses: Bool = false, fill: FillMode = .removed, begin: Double = 0) -> ResolvedTiming {
+        var t = MediaTiming()
+        t.duration = duration; t.speed = speed; t.timeOffset = offset; t.repeatCount = repeatCount
+        t.repeatDuration = repeatDuration; t.autoreverses = autoreverses; t.fillMode = fill; t.beginTime = begin
+        return ResolvedTiming(t)
+    }
+
+    @Test("active duration examples of §3.2")
+    func activeDuration() {
+        #expect(timing(duration: 2, repeatCount: 3.5).activeDuration == 7)
+        #expect(timing(duration: 2, repeatCount: 3.5, autoreverses: true).activeDuration == 14)
+        #expect(timing(duration: 0).activeDuration == 0.25)          // default duration
+        #expect(timing(duration: 2, repeatCount: 3, repeatDuration: 5).activeDuration == 5)   // repeatDuration wins
+        #expect(timing(duration: 1, repeatCount: .infinity).activeDuration == .infinity)
+        #expect(timing(duration: 1, repeatDuration: .infinity).activeDuration == .infinity)
+    }
+
+    @Test("progress within cycles, autoreverse and the end value rules of §3.3")
+    func progress() {
+        let t = timing(duration: 2, repeatCount: 3.5)
+        #expect(t.sample(parentTime: 1).progress == 0.5)
+        #expect(t.sample(parentTime: 3).progress == 0.5)
+        #expect(t.sample(parentTime: 3).iteration == 1)
+        // at t = c (a whole cycle) the first cycle ends at its end value
+        #expect(t.sample(parentTime: 2).progress == 1)
+        #expect(t.sample(parentTime: 2).iteration == 0)
+        // fractional repeat: ends at the fractional point, progress 0.5 of iteration 3
+        let end = t.sample(parentTime: 7)
+        #expect(end.phase == .after)
+        #expect(end.progress == 0.5 && end.iteration == 3)
+        // whole repeat count ends at the end value
+        let whole = timing(duration: 0.1, repeatCount: 3)
+        let e = whole.sample(parentTime: 0.3000000001)
+        #expect(e.phase == .after && e.progress == 1 && e.iteration == 2)
+        // autoreverses: the way back, and a whole number of cycles ends at the start
+        let ar = timing(duration: 2, repeatCount: 2, autoreverses: true)
+        #expect(ar.sample(parentTime: 1).progress == 0.5)
+        #expect(ar.sample(parentTime: 3).progress == 0.5)
+        #expect(ar.sample(parentTime: 3.5).progress == 0.25)
+        #expect(ar.sample(parentTime: 8).progress == 0)
+        #expect(ar.sample(parentTime: 8).phase == .after)
+    }
+
+    @Test("fill modes decide the effect before and after")
+    func fill() {
+        for (mode, before, after) in [(FillMode.removed, false, false), (.forwards, false, true), (.backwards, true, false), (.both, true, true)] {
+            let t = timing(duration: 1, fill: mode, begin: 5)
+            #expect(t.sample(parentTime: 4).hasEffect == before)
+            #expect(t.sample(parentTime: 4).progress == 0)
+            #expect(t.sample(parentTime: 7).hasEffect == after)
+            #expect(t.sample(parentTime: 7).progress == 1)
+            #expect(t.sample(parentTime: 5.5).hasEffect)
+        }
+    }
+
+    @Test("worked example: speed 2, timeOffset 0.5, duration 1")
+    func speedOffsetExample() {
+        let t = timing(duration: 1, speed: 2, offset: 0.5, begin: 10)
+        #expect(t.sample(parentTime: 10).progress == 0.5)
+        #expect(t.sample(parentTime: 10.25).progress == 0)
+        #expect(t.sample(parentTime: 10.125).progress == 0.75)
+        #expect(t.sample(parentTime: 10.4999).phase == .active)
+        #expect(t.sample(parentTime: 10.5).phase == .after)
+    }
+
+    @Test("speed 0 holds the offset for ever")
+    func speedZero() {
+        let t = timing(duration: 1, speed: 0, offset: 0.25, begin: 3)
+        for tp in [0.0, 3, 100, 1e9] {
+            let s = t.sample(parentTime: tp)
+            #expect(s.phase == .active && s.progress == 0.25)
+        }
+    }
+
+    @Test("an animation on a layer: linear 0 -> 100 over 1 s")
+    func basicLinear() {
+        var r = Rig()
+        let l = r.layer()
+        r.add(l, r.basic("position.x", from: [0], to: [100], duration: 1))
+        for k in 0...3 {
+            r.tick(Double(k) * 0.25)
+            #expect(near(r.pres1(l, "position.x"), Double(k) * 25))
+        }
+        r.tick(1)
+        #expect(r.pres1(l, "position.x") == 0)   // removed, back to the model
+        #expect(try! r.e.animationCount(layer: l) == 0)
+    }
+
+    @Test("added animations begin at the layer's local time now (§3.4)")
+    func beginNow() {
+        var r = Rig(tick: 10)
+        let l = r.layer()
+        r.add(l, r.basic("opacity", from: [0], to: [1], duration: 2))
+        r.tick(11)
+        #expect(near(r.pres1(l, "opacity"), 0.5))
+        // an explicit beginTime is taken as given (root layer: global time)
+        r.add(l, r.basic("zPosition", from: [0], to: [10], duration: 1) { s in s.timing.beginTime = 13 })
+        r.tick(12)
+        #expect(r.pres1(l, "zPosition") == 0)
+        r.tick(13.5)
+        #expect(near(r.pres1(l, "zPosition"), 5))
+    }
+
+    @Test("worked example: a paused scrub (§3.3)")
+    func pausedScrub() {
+        var r = Rig()
+        let l = r.layer()
+        try! r.e.set(layer: l, "speed", [0])
+        // added when the layer's local time is 0
+        r.add(l, r.basic("transform.rotation.y", from: [0], to: [-Double.pi / 2], duration: 1))
+        try! r.e.set(layer: l, "timeOffset", [0.25])
+        r.tick(5)
+        #expect(near(r.pres1(l, "transform.rotation.y"), -Double.pi / 8, 1e-12))
+        try! r.e.set(layer: l, "timeOffset", [0.5])
+        #expect(near(r.pres1(l, "transform.rotation.y"), -Double.pi / 4, 1e-12))
+    }
+
+    @Test("pause and resume idiom (§3.5): continuous, and animations resume where they stopped")
+    func pauseResume() {
+        var r = Rig(tick: 100)
+        let parent = r.layer(), child = r.layer()
+        try! r.e.addSublayer(parent, child)
+        r.add(parent, r.basic("position.x", from: [0], to: [100], duration: 10))
+        r.add(child, r.basic("opacity", from: [0], to: [1], duration: 10))
+        r.tick(103)
+        #expect(near(r.pres1(parent, "position.x"), 30))
+        // pause
+        let t = try! r.e.convertTime(r.e.now, from: 0, to: parent)
+        try! r.e.set(layer: parent, "speed", [0])
+        try! r.e.set(layer: parent, "timeOffset", [t])
+        #expect(near(r.pres1(parent, "position.x"), 30, 1e-9))
+        #expect(near(r.pres1(child, "opacity"), 0.3, 1e-9))
+        r.tick(200)
+        #expect(near(r.pres1(parent, "position.x"), 30, 1e-9))
+        #expect(near(r.pres1(child, "opacity"), 0.3, 1e-9))
+        // resume
+        let p = r.model(parent, "timeOffset")[0]
+        try! r.e.set(layer: parent, "speed", [1])
+        try! r.e.set(layer: parent, "timeOffset", [0])
+        try! r.e.set(layer: parent, "beginTime", [0])
+        let b = try! r.e.convertTime(r.e.now, from: 0, to: parent) - p
+        try! r.e.set(layer: parent, "beginTime", [b])
+        #expect(near(r.pres1(parent, "position.x"), 30, 1e-9))
+        #expect(near(r.pres1(child, "opacity"), 0.3, 1e-9))
+        r.tick(202)
+        #expect(near(r.pres1(parent, "position.x"), 50, 1e-9))
+        #expect(near(r.pres1(child, "opacity"), 0.5, 1e-9))
+    }
+
+    @Test("hierarchical time: a sublayer at speed 2 under a parent at speed 0.5 runs at speed 1")
+    func hierarchy() {
+        var r = Rig()
+        let a = r.layer(), b = r.layer()
+        try! r.e.addSublayer(a, b)
+        try! r.e.set(layer: a, "speed", [0.5])
+        try! r.e.set(layer: b, "speed", [2])
+        #expect(near(try! r.e.convertTime(10, from: 0, to: b), 10))
+        #expect(near(try! r.e.convertTime(10, from: 0, to: a), 5))
+        #expect(near(try! r.e.convertTime(5, from: a, to: 0), 10))
+        r.add(b, r.basic("opacity", from: [0], to: [1], duration: 4))
+        r.tick(2)
+        #expect(near(r.pres1(b, "opacity"), 0.5))
+        // converting out of a paused layer gives its beginTime (Cadence)
+        try! r.e.set(layer: a, "speed", [0])
+        try! r.e.set(layer: a, "beginTime", [3])
+        #expect(try! r.e.convertTime(123, from: a, to: 0) == 3)
+    }
+
+    @Test("a layer with a future beginTime is left out of the render list unless it fills backwards")
+    func futureLayer() {
+        var r = Rig()
+        let root = r.layer(), c = r.layer()
+        try! r.e.addSublayer(root, c)
+        try! r.e.set(layer: c, "beginTime", [5])
+        var buf = [RenderItem](repeating: RenderItem(), count: 4)
+        func count(_ r: inout Rig) -> Int {
+            var span = buf.mutableSpan
+            return try! r.e.renderList(root: root, into: &span)
+        }
+        #expect(count(&r) == 1)
+        try! r.e.set(layer: c, "fillMode", [2])
+        #expect(count(&r) == 2)
+        try! r.e.set(layer: c, "fillMode", [0])
+        r.tick(6)
+        #expect(count(&r) == 2)
+    }
+}
