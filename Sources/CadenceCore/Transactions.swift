@@ -341,6 +341,8 @@ extension Engine {
         if spec.timingCurve == nil && spec.kind != .spring { spec.setTimingCurve(tx.curve ?? .default) }
         if let n = tx.repeatCount, spec.timing.repeatCount == 0 { spec.timing.repeatCount = n }
         if let a = tx.autoreverses, !spec.timing.autoreverses { spec.timing.autoreverses = a }
+        // UIKit shows the old value during a block's delay.
+        if tx.delay > 0 && spec.timing.fillMode == .removed { spec.timing.fillMode = .backwards }
     }
 }
 

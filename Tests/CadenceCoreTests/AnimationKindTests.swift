@@ -1,0 +1,206 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import CadenceCore
+
+@Suite("Keyframe, path, spring, group and transition animations on layers (§6–§9)")
+struct AnimationKindTests {
+    func keyframes(_ r: inout Rig, _ keyPath: String, _ values: [[Double]], keyTimes: [Double]? = nil,
+                   mode: CalculationMode = .linear, duration: Double) -> AnimationSpec {
+        var s = try! AnimationSpec(kind: .keyframe, keyPath: keyPath)
+        try! s.setValues(values.flatMap { $0 }, count: values.count, components: values[0].count)
+        if let keyTimes { try! s.setKeyTimes(keyTimes) }
+        try! s.setCalculationMode(mode)
+        s.timing.duration = duration
+        return s
+    }
+
+    static let petal: [[Double]] = [[100, 0], [60, 100], [140, 200], [100, 300]]
+
+    @Test("falling petal: four values over 8 s, evenly spaced")
+    func petalEven() {
+        var r = Rig()
+        let l = r.layer()
+        r.add(l, keyframes(&r, "position", Self.petal, duration: 8))
+        // segment j spans [8j/3, 8(j+1)/3]
+        r.tick(8.0 / 3)
+        #expect(near(r.pres(l, "position"), Self.petal[1], 1e-9))
+        r.tick(8.0 / 3 + 4.0 / 3)      // halfway through segment 1
+        #expect(near(r.pres(l, "position"), [100, 150], 1e-9))
+    }
+
+    @Test("falling petal with keyTimes 0, 0.5, 0.75, 1")
+    func petalKeyTimes() {
+        var r = Rig()
+        let l = r.layer()
+        r.add(l, keyframes(&r, "position", Self.petal, keyTimes: [0, 0.5, 0.75, 1], duration: 8))
+        r.tick(2)       // halfway through [0, 4]
+        #expect(near(r.pres(l, "position"), [80, 50], 1e-9))
+        r.tick(5)       // halfway through [4, 6]
+        #expect(near(r.pres(l, "position"), [100, 150], 1e-9))
+        r.tick(7.999)
+        #expect(near(r.pres(l, "position")[1], 300 - 100 * 0.001 / 2, 1e-9))
+    }
+
+    @Test("colour cycle in discrete mode: each colour shows for an equal share")
+    func colourCycle() {
+        var r = Rig()
+        let l = r.layer()
+        let colours: [[Double]] = [[1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1], [1, 1, 0, 1]]
+        var s = keyframes(&r, "backgroundColor", colours, mode: .discrete, duration: 4)
+        s.timing.repeatCount = .infinity
+        r.add(l, s)
+        for (t, j) in [(0.5, 0), (1.5, 1), (2.5, 2), (3.5, 3), (4.5, 0)] {
+            r.tick(t)
+            #expect(r.pres(l, "backgroundColor") == colours[j], "t=\(t)")
+        }
+    }
+
+    /// Spaceship: a single cubic from (0,0) via (100,0), (100,100) to (200,100) with rotationMode auto.
+    func bezier(_ t: Double) -> (Double, Double) {
+        let p: [(Double, Double)] = [(0, 0), (100, 0), (100, 100), (200, 100)]
+        let u = 1 - t
+        let b = [u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t]
+        return (zip(b, p).reduce(0) { $0 + $1.0 * $1.1.0 }, zip(b, p).reduce(0) { $0 + $1.0 * $1.1.1 })
+    }
+    func bezierDerivative(_ t: Double) -> (Double, Double) {
+        // B'(t) = 3(1-t)^2 (P1-P0) + 6(1-t)t (P2-P1) + 3t^2 (P3-P2)
+        let u = 1 - t
+        return (3 * u * u * 100 + 6 * u * t * 0 + 3 * t * t * 100, 3 * u * u * 0 + 6 * u * t * 100 + 3 * t * t * 0)
+    }
+
+    @Test("spaceship on a cubic Bézier path with rotationMode auto: constant speed, tangent angle")
+    func spaceship() {
+        var r = Rig()
+        let l = r.layer()
+        var s = try! AnimationSpec(kind: .keyframe, keyPath: "position")
+        try! s.appendPath(.move(0, 0))
+        try! s.appendPath(.cubic(100, 0, 100, 100, 200, 100))
+        try! s.setRotationMode(.auto)
+        s.timing.duration = 4
+        r.add(l, s)
+        // Arc length table by brute-force integration in the test.
+        let steps = 200_000
+        var lengths = [0.0]
+        var prev = bezier(0)
+        for k in 1...steps {
+            let q = bezier(Double(k) / Double(steps))
+            lengths.append(lengths[k - 1] + ((q.0 - prev.0) * (q.0 - prev.0) + (q.1 - prev.1) * (q.1 - prev.1)).squareRoot())
+            prev = q
+        }
+        let total = lengths[steps]
+        for frac in [0.1, 0.3, 0.5, 0.8] {
+            r.tick(4 * frac)
+            // parameter at arc length frac * total
+            let target = frac * total
+            var k = 0
+            while lengths[k] < target { k += 1 }
+            let t = (Double(k - 1) + (target - lengths[k - 1]) / (lengths[k] - lengths[k - 1])) / Double(steps)
+            let p = bezier(t)
+            #expect(near(r.pres(l, "position"), [p.0, p.1], 1e-3 * total * 1e-3 + 1e-6), "frac \(frac)")
+            let d = bezierDerivative(t)
+            #expect(near(r.pres1(l, "transform.rotation.z"), atan2(d.1, d.0), 1e-5), "angle at \(frac)")
+        }
+    }
+
+    @Test("spring with the defaults follows the closed form of §6")
+    func spring() {
+        var r = Rig()
+        let l = r.layer()
+        var s = try! AnimationSpec(kind: .spring, keyPath: "position.x")
+        try! s.setEndpoint(.from, ValueBuffer(0))
+        try! s.setEndpoint(.to, ValueBuffer(100))
+        s.timing.duration = 3
+        r.add(l, s)
+        let wd = 75.0.squareRoot()
+        for t in [0.1, 0.3, 0.7, 1.5] {
+            r.tick(t)
+            let x = exp(-5 * t) * (cos(wd * t) + 5 / wd * sin(wd * t))
+            #expect(near(r.pres1(l, "position.x"), 100 * (1 - x), 1e-9))
+        }
+    }
+
+    @Test("spring settling durations of §6: damping 5 about 2.855 s, damping 15 just over 1 s")
+    func settling() {
+        #expect(near(Spring(mass: 1, stiffness: 100, damping: 5, initialVelocity: 0)!.settlingDuration, 2.855, 1e-3))
+        let d15 = Spring(mass: 1, stiffness: 100, damping: 15, initialVelocity: 0)!.settlingDuration
+        #expect(d15 > 1 && d15 < 1.03)
+        let p = Spring.perceptual(duration: 0.5, bounce: 0.3)!
+        #expect(near(p.stiffness, 157.9, 0.05) && near(p.damping, 17.6, 0.05))
+    }
+
+    @Test("group of a rotation and a path animation with a 10 s group duration")
+    func group() {
+        var r = Rig()
+        let l = r.layer()
+        var rot = r.basic("transform.rotation.z", from: [0], to: [Double.pi], duration: 0)   // takes the group's duration
+        rot.timing.duration = 0
+        var path = try! AnimationSpec(kind: .keyframe, keyPath: "position")
+        try! path.appendPath(.move(0, 0))
+        try! path.appendPath(.line(100, 0))
+        path.timing.duration = 4
+        var g = try! AnimationSpec(kind: .group, keyPath: nil)
+        try! g.setChildren([rot, path])
+        g.timing.duration = 10
+        var tags: [Int64] = []
+        g.tag = 77
+        r.add(l, g, key: "group")
+        r.tick(2)
+        #expect(near(r.pres1(l, "transform.rotation.z"), Double.pi * 0.2, 1e-9))
+        #expect(near(r.pres(l, "position"), [50, 0], 1e-9))
+        r.tick(6)
+        // the path child ended at 4 s and has no fill: back to the model position
+        #expect(near(r.pres(l, "position"), [0, 0], 1e-9))
+        #expect(near(r.pres1(l, "transform.rotation.z"), Double.pi * 0.6, 1e-9))
+        r.tick(11)
+        tags = r.events().map(\.tag)
+        #expect(tags == [77, 77])      // the group's start and stop only
+        #expect(try! r.e.animationCount(layer: l) == 0)
+    }
+
+    @Test("an ease-in group eases its children")
+    func groupTiming() {
+        var r = Rig()
+        let l = r.layer()
+        var child = r.basic("opacity", from: [0], to: [1], duration: 0)
+        child.timing.duration = 0
+        var g = try! AnimationSpec(kind: .group, keyPath: nil)
+        try! g.setChildren([child])
+        g.timing.duration = 1
+        g.setTimingCurve(.easeIn)
+        r.add(l, g)
+        r.tick(0.5)
+        #expect(near(r.pres1(l, "opacity"), TimingCurve.easeIn.evaluate(0.5), 1e-12))
+        #expect(r.pres1(l, "opacity") < 0.5)
+    }
+
+    @Test("push transition: both pictures in the render list with offsets")
+    func push() throws {
+        var r = Rig()
+        let l = r.layer(["bounds": [0, 0, 100, 50], "position": [50, 25]])
+        try r.e.setContents(layer: l, 1)
+        r.tick(1)
+        var t = try! AnimationSpec(kind: .transition, keyPath: nil)
+        try! t.setTransition(.push, .fromLeft)
+        t.timing.duration = 1
+        r.add(l, t)
+        try r.e.setContents(layer: l, 2)
+        r.tick(1.25)
+        var buf = [RenderItem](repeating: RenderItem(), count: 8)
+        var span = buf.mutableSpan
+        let n = try r.e.renderList(root: l, into: &span)
+        #expect(n == 3)
+        let container = buf[0], out = buf[1], inn = buf[2]
+        #expect(container.flags & RenderItem.transitionClip != 0 && container.flags & RenderItem.masksToBounds != 0)
+        #expect(out.flags & RenderItem.transitionOutgoing != 0 && out.contents == 1 && out.parent == 0)
+        #expect(inn.flags & RenderItem.transitionIncoming != 0 && inn.contents == 2 && inn.parent == 0)
+        // p = 0.25: outgoing x offset +W p = 25, incoming -W (1 - p) = -75
+        #expect(out.world.12 == 25 && inn.world.12 == -75)
+        #expect(container.world.12 == 0)
+        r.tick(2.5)
+        span = buf.mutableSpan
+        #expect(try r.e.renderList(root: l, into: &span) == 1)
+        #expect(buf[0].contents == 2)
+    }
+}

@@ -1,0 +1,207 @@
+import Testing
+@testable import CadenceCore
+
+@Suite("Transactions and implicit actions (SEMANTICS.md §10)")
+struct TransactionTests {
+    /// A layer that is no longer new (one tick after creation).
+    func settled(_ r: inout Rig, _ props: [String: [Double]] = [:]) -> UInt64 {
+        let l = r.layer(props)
+        r.tick(r.e.now)
+        return l
+    }
+
+    /// The `default` curve (0.25, 0.1, 0.25, 1) at x, by bisection (independent of TimingCurve).
+    func defaultCurve(_ x: Double) -> Double {
+        func bez(_ t: Double, _ a: Double, _ b: Double) -> Double { 3 * (1 - t) * (1 - t) * t * a + 3 * (1 - t) * t * t * b + t * t * t }
+        var lo = 0.0, hi = 1.0
+        for _ in 0..<200 { let m = (lo + hi) / 2; if bez(m, 0.25, 0.25) < x { lo = m } else { hi = m } }
+        return bez((lo + hi) / 2, 0.1, 1)
+    }
+
+    @Test("a change outside a transaction animates from the on-screen value over 0.25 s with the default curve")
+    func implicit() {
+        var r = Rig(tick: 1)
+        let l = settled(&r, ["opacity": [1]])
+        try! r.e.set(layer: l, "opacity", [0])
+        #expect(r.model(l, "opacity") == [0])
+        #expect(r.pres1(l, "opacity") == 1)
+        #expect(try! r.e.animationKeys(layer: l) == ["opacity"])
+        r.tick(1.125)
+        #expect(near(r.pres1(l, "opacity"), 1 - defaultCurve(0.5), 1e-7))
+        r.tick(1.25)
+        #expect(r.pres1(l, "opacity") == 0)
+        #expect(try! r.e.animationCount(layer: l) == 0)
+    }
+
+    @Test("new layers take their first values without animation until the first tick")
+    func newLayers() {
+        var r = Rig(tick: 1)
+        let l = r.layer()
+        try! r.e.set(layer: l, "position", [10, 10])
+        #expect(try! r.e.animationCount(layer: l) == 0)
+        r.tick(2)
+        try! r.e.set(layer: l, "position", [20, 10])
+        #expect(try! r.e.animationCount(layer: l) == 1)
+    }
+
+    @Test("disabled actions: by the transaction, for the layer, or by a no-action marker")
+    func disabled() {
+        var r = Rig(tick: 1)
+        let l = settled(&r)
+        r.e.beginTransaction()
+        try! r.e.setTransactionDisableActions(true)
+        try! r.e.set(layer: l, "opacity", [0.5])
+        try! r.e.commitTransaction()
+        #expect(r.pres1(l, "opacity") == 0.5)
+        try! r.e.setActionsEnabled(layer: l, false)
+        try! r.e.set(layer: l, "opacity", [0.25])
+        #expect(r.pres1(l, "opacity") == 0.25)
+        try! r.e.setActionsEnabled(layer: l, true)
+        try! r.e.setAction(layer: l, key: "opacity", animation: 0)
+        try! r.e.set(layer: l, "opacity", [0.75])
+        #expect(r.pres1(l, "opacity") == 0.75)
+        try! r.e.clearAction(layer: l, key: "opacity")
+        try! r.e.set(layer: l, "opacity", [0])
+        #expect(r.pres1(l, "opacity") == 0.75)   // animating again
+    }
+
+    @Test("transaction duration and timing function apply; nesting inherits and overrides")
+    func settings() {
+        var r = Rig(tick: 0)
+        let l = settled(&r)
+        r.e.beginTransaction()
+        try! r.e.setTransactionDuration(2)
+        try! r.e.setTransactionCurve(.linear)
+        try! r.e.set(layer: l, "position.x", [100])
+        r.e.beginTransaction()
+        try! r.e.setTransactionDuration(4)
+        try! r.e.set(layer: l, "position.y", [100])
+        try! r.e.commitTransaction()
+        try! r.e.commitTransaction()
+        r.tick(1)
+        #expect(near(r.pres1(l, "position.x"), 50))
+        #expect(near(r.pres1(l, "position.y"), 25))
+    }
+
+    @Test("changes inside a transaction begin at the outermost commit")
+    func beginAtCommit() {
+        var r = Rig(tick: 0)
+        let l = settled(&r)
+        r.e.beginTransaction()
+        try! r.e.setTransactionDuration(1)
+        try! r.e.setTransactionCurve(.linear)
+        try! r.e.set(layer: l, "opacity", [0])
+        r.tick(5)                      // time passes before the commit
+        #expect(r.pres1(l, "opacity") == 1)
+        try! r.e.commitTransaction()
+        r.tick(5.5)
+        #expect(near(r.pres1(l, "opacity"), 0.5))
+    }
+
+    @Test("a second change retargets smoothly from the on-screen value")
+    func retarget() {
+        var r = Rig(tick: 0)
+        let l = settled(&r)
+        r.e.beginTransaction()
+        try! r.e.setTransactionDuration(1)
+        try! r.e.setTransactionCurve(.linear)
+        try! r.e.set(layer: l, "position.x", [100])
+        try! r.e.commitTransaction()
+        r.tick(0.5)
+        #expect(near(r.pres1(l, "position.x"), 50))
+        r.e.beginTransaction()
+        try! r.e.setTransactionDuration(1)
+        try! r.e.setTransactionCurve(.linear)
+        try! r.e.set(layer: l, "position.x", [0])
+        try! r.e.commitTransaction()
+        #expect(near(r.pres1(l, "position.x"), 50))   // no jump
+        r.tick(1)
+        #expect(near(r.pres1(l, "position.x"), 25))   // 50 -> 0 halfway
+        #expect(try! r.e.animationCount(layer: l) == 1)
+    }
+
+    @Test("unbalanced commit and settings without a transaction are invalid states")
+    func unbalanced() {
+        var r = Rig()
+        do { try r.e.commitTransaction() } catch { #expect(error.status == .invalidState) }
+        do { try r.e.setTransactionDuration(1) } catch { #expect(error.status == .invalidState) }
+    }
+
+    @Test("completion fires when every animation the transaction added has stopped, or at commit if none")
+    func completion() {
+        var r = Rig(tick: 0)
+        let l = settled(&r)
+        r.e.beginTransaction()
+        let id = r.e.currentTransactionID
+        try! r.e.setTransactionCompletion(HostCallback(function: 1, userdata: 2))
+        try! r.e.setTransactionDuration(1)
+        try! r.e.set(layer: l, "opacity", [0])
+        try! r.e.addAnimation(layer: l, spec: r.basic("zPosition", from: [0], to: [1], duration: 2), key: "z")
+        try! r.e.commitTransaction()
+        r.tick(1.5)
+        #expect(!r.events().contains { $0.kind == .transactionComplete })
+        r.tick(2.5)
+        let ev = r.events()
+        #expect(ev.last?.kind == .transactionComplete && ev.last?.tag == id)
+        #expect(ev.last?.callback == HostCallback(function: 1, userdata: 2))
+        // none added: at commit
+        r.e.beginTransaction()
+        try! r.e.commitTransaction()
+        #expect(r.events().map(\.kind) == [.transactionComplete])
+    }
+
+    @Test("the default action for contents is a fade transition")
+    func contentsFade() {
+        var r = Rig(tick: 0)
+        let l = settled(&r)
+        try! r.e.setContents(layer: l, 42)
+        #expect(try! r.e.animationKeys(layer: l) == ["transition"])
+        #expect(try! r.e.contents(layer: l) == 42)
+        try! r.e.setContents(layer: l, 43)       // skipped: a transition is attached
+        #expect(try! r.e.animationCount(layer: l) == 1)
+    }
+
+    @Test("UIKit-style block: delay, repeat and autoreverse apply to each change")
+    func block() {
+        var r = Rig(tick: 0)
+        let l = settled(&r)
+        r.e.beginTransaction()
+        try! r.e.setTransactionDuration(1)
+        try! r.e.setTransactionCurve(.linear)
+        try! r.e.setTransactionDelay(2)
+        try! r.e.setTransactionAutoreverses(true)
+        try! r.e.setTransactionRepeatCount(2)
+        try! r.e.set(layer: l, "position.x", [100])
+        try! r.e.commitTransaction()
+        r.tick(1)
+        #expect(r.pres1(l, "position.x") == 0)          // the old value shows during the delay
+        r.tick(2.5)
+        #expect(near(r.pres1(l, "position.x"), 50))
+        r.tick(3.25)
+        #expect(near(r.pres1(l, "position.x"), 75))   // on the way back
+        r.tick(4.5)
+        #expect(near(r.pres1(l, "position.x"), 50))   // second cycle
+    }
+
+    @Test("keyframe block: values hold between windows")
+    func keyframeBlock() {
+        var r = Rig(tick: 0)
+        let l = settled(&r)
+        r.e.beginTransaction()
+        try! r.e.setTransactionDuration(4)
+        try! r.e.beginKeyframe(relativeStart: 0, relativeDuration: 0.25)
+        try! r.e.set(layer: l, "position.x", [100])
+        try! r.e.commitTransaction()
+        try! r.e.beginKeyframe(relativeStart: 0.5, relativeDuration: 0.5)
+        try! r.e.set(layer: l, "position.x", [0])
+        try! r.e.commitTransaction()
+        try! r.e.commitTransaction()
+        #expect(r.model(l, "position.x") == [0])
+        r.tick(0.5)
+        #expect(near(r.pres1(l, "position.x"), 50))
+        r.tick(1.5)
+        #expect(near(r.pres1(l, "position.x"), 100))
+        r.tick(3)
+        #expect(near(r.pres1(l, "position.x"), 50))
+    }
+}
