@@ -290,6 +290,15 @@ cad_status cad_engine_set_event_capacity(cad_engine *e, int32_t capacity);
 /* Number of events dropped because the poll queue was full, since creation. */
 cad_status cad_engine_events_dropped(cad_engine *e, uint64_t *out);
 
+/* ---- Timing functions ---- */
+
+/*
+ * Evaluates the cubic Bézier timing function (c1x, c1y, c2x, c2y) at `n`
+ * progress values `x` (clamped to [0, 1]) into `y` (accurate to 1e-7; the
+ * solver the engine uses). c1x and c2x must lie in [0, 1].
+ */
+cad_status cad_timing_eval_batch(double c1x, double c1y, double c2x, double c2y, const double *x, double *y, int32_t n);
+
 /*
  * Creates a root layer with every property at its default (SEMANTICS.md §2).
  * A new layer takes its values without animation until the first tick.

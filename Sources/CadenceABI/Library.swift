@@ -129,3 +129,21 @@ import Glibc
 
 let zeroKey: CChar64 = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+// MARK: Timing functions
+
+/// Evaluates the cubic Bézier timing function (c1x, c1y, c2x, c2y) at `n`
+/// progress values `x` (clamped to [0, 1]) into `y` (accurate to 1e-7; the
+/// solver the engine uses). c1x and c2x must lie in [0, 1].
+@c public func cad_timing_eval_batch(_ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double, _ x: UnsafePointer<Double>?, _ y: UnsafeMutablePointer<Double>?, _ n: Int32) -> cad_status {
+    do throws(CadenceError) {
+        let curve = try bezier(c1x, c1y, c2x, c2y)
+        guard n >= 0 else { throw CadenceError(.invalidArgument, "n must be >= 0 (got \(n))") }
+        guard n == 0 || (x != nil && y != nil) else { throw CadenceError(.invalidArgument, "x and y must not be NULL when n > 0") }
+        guard let x, let y else { return 0 }
+        for k in 0..<Int(n) { y[k] = curve.evaluate(x[k]) }
+        return 0
+    } catch {
+        return fail(error, function: "cad_timing_eval_batch")
+    }
+}

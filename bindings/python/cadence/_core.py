@@ -1,0 +1,108 @@
+"""Internal helpers shared by the high-level modules: status checks and value packing."""
+from __future__ import annotations
+
+import ctypes
+import math
+from numbers import Real
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+
+from ._lib import lib
+from .errors import error_for_status
+
+try:  # numpy is optional
+    import numpy as _np
+except ImportError:  # pragma: no cover - exercised on machines without numpy
+    _np = None  # type: ignore[assignment]
+
+c_double = ctypes.c_double
+c_int32 = ctypes.c_int32
+c_uint64 = ctypes.c_uint64
+byref = ctypes.byref
+
+_last_error = lib.cad_last_error
+_status_name = lib.cad_status_name
+
+OK = 0
+ERR_BUFFER_TOO_SMALL = lib.CAD_ERR_BUFFER_TOO_SMALL
+ERR_NOT_FOUND = lib.CAD_ERR_NOT_FOUND
+
+#: Value types accepted wherever the library takes ``const double *v, int32_t n``.
+Value = Union[float, int, Sequence[float], Any]
+
+
+def raise_status(status: int) -> None:
+    """Raises the exception for a failed call. Must run right after the failing call:
+    it reads the thread's ``cad_last_error()`` before making any other library call."""
+    raw = _last_error()
+    message = raw.decode("utf-8", "replace") if raw else ""
+    name_raw = _status_name(status)
+    name = name_raw.decode("ascii", "replace") if name_raw else ""
+    raise error_for_status(status, name, message)
+
+
+def check(status: int) -> None:
+    """Raises the :class:`~cadence.errors.CadenceError` subclass for a non-zero status."""
+    if status:
+        raise_status(status)
+
+
+def encode(s: Optional[str]) -> Optional[bytes]:
+    """A key path or key as NUL-terminated UTF-8 (``None`` stays ``None``)."""
+    if s is None:
+        return None
+    if isinstance(s, bytes):
+        return s
+    if not isinstance(s, str):
+        raise TypeError(f"expected a str key, not {type(s).__name__}")
+    return s.encode("utf-8")
+
+
+def flatten(value: Value) -> List[float]:
+    """A scalar, a sequence, a nested sequence (e.g. a 4x4 matrix) or an array as a flat list."""
+    if isinstance(value, Real):
+        return [float(value)]
+    if _np is not None and isinstance(value, _np.ndarray):
+        return [float(x) for x in value.ravel()]
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"expected a number or a sequence of numbers, not {type(value).__name__}")
+    out: List[float] = []
+    try:
+        items = list(value)
+    except TypeError:
+        raise TypeError(f"expected a number or a sequence of numbers, not {type(value).__name__}") from None
+    for x in items:
+        if isinstance(x, Real):
+            out.append(float(x))
+        else:
+            out.extend(flatten(x))
+    return out
+
+
+def pack(value: Value) -> Tuple[Any, int]:
+    """``(c_double array, n)`` for a value."""
+    if isinstance(value, Real):
+        return (c_double * 1)(value), 1
+    flat = flatten(value)
+    return (c_double * len(flat))(*flat), len(flat)
+
+
+def pack_optional(values: Optional[Iterable[float]], count: int) -> Any:
+    """A c_double array of ``count`` values, or None (NULL) for None."""
+    if values is None:
+        return None
+    flat = flatten(values)
+    return (c_double * max(len(flat), 1))(*flat)
+
+
+def unpack(buf: Any, n: int) -> Union[float, Tuple[float, ...]]:
+    """A float for one component, a tuple otherwise."""
+    if n == 1:
+        return buf[0]
+    return tuple(buf[:n])
+
+
+def finite_or_inf(x: Union[float, bool]) -> float:
+    """True -> inf (UIKit's "repeat forever"); numbers as floats."""
+    if x is True:
+        return math.inf
+    return float(x)

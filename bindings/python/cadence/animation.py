@@ -1,0 +1,834 @@
+"""Animation descriptions (basic, keyframe, spring, group, transition) and paths.
+
+An :class:`Animation` owns a description handle in its engine. Adding it to a
+layer attaches an immutable copy, so the description can be changed and added
+again. ``close()`` destroys the description (attached copies live on).
+
+The C API has setters but no getters for animation fields, so the properties
+read back what was set through this object (the spec defaults otherwise). A
+read-only view of an attached copy (:meth:`Layer.animation_for_key`) cannot be
+changed (``InvalidStateError``) and its properties read ``None``.
+"""
+from __future__ import annotations
+
+import ctypes
+import math
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple,
+                    Union)
+
+from ._core import byref, c_double, c_uint64, check, encode, flatten, pack, raise_status
+from ._lib import cad_anim_callback, lib
+from .enums import AnimKind, CalcMode, FillMode, RotationMode, TimingName, TransitionSubtype, TransitionType, parse_enum
+from .errors import ClosedError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .engine import Engine, Event
+
+__all__ = ["Animation", "Path", "TimingFunction", "NAMED_CURVES", "timing_bezier", "evaluate_timing"]
+
+#: A timing function: a name ("linear", "easeIn", "easeOut", "easeInEaseOut",
+#: "default"), a TimingName, a 4-tuple of Bézier control points
+#: (c1x, c1y, c2x, c2y), or ("steps", n, "start"|"end").
+TimingFunction = Union[str, int, Tuple[float, float, float, float], Tuple[str, int, str]]
+
+#: Control points of the named curves (SEMANTICS.md §4).
+NAMED_CURVES: Dict[int, Tuple[float, float, float, float]] = {
+    TimingName.LINEAR: (0.0, 0.0, 1.0, 1.0),
+    TimingName.EASE_IN: (0.42, 0.0, 1.0, 1.0),
+    TimingName.EASE_OUT: (0.0, 0.0, 0.58, 1.0),
+    TimingName.EASE_IN_EASE_OUT: (0.42, 0.0, 0.58, 1.0),
+    TimingName.DEFAULT: (0.25, 0.1, 0.25, 1.0),
+}
+
+_NULL_ANIM_CB = cad_anim_callback()  # a NULL function pointer (removes a callback)
+
+
+def timing_bezier(tf: TimingFunction) -> Tuple[float, float, float, float]:
+    """The four Bézier control points of a timing function (names map to §4's table)."""
+    if isinstance(tf, (str, int)) and not isinstance(tf, bool):
+        return NAMED_CURVES[int(parse_enum(TimingName, tf, "timing function"))]
+    pts = tuple(float(x) for x in tf)  # type: ignore[union-attr]
+    if len(pts) != 4:
+        raise ValueError(f"a Bézier timing function has 4 control values (c1x, c1y, c2x, c2y), got {len(pts)}")
+    return pts  # type: ignore[return-value]
+
+
+def _apply_timing(tf: Optional[TimingFunction], set_name: Callable[..., int], set_bezier: Callable[..., int],
+                  set_steps: Optional[Callable[..., int]], *head: Any) -> None:
+    """Sends a timing function through the matching C setter (``head`` = leading C args)."""
+    if tf is None:
+        check(set_name(*head, TimingName.LINEAR))
+    elif isinstance(tf, (str, int)) and not isinstance(tf, bool):
+        check(set_name(*head, parse_enum(TimingName, tf, "timing function")))
+    else:
+        items = tuple(tf)  # type: ignore[arg-type]
+        if items and isinstance(items[0], str):
+            if items[0].lower() != "steps" or len(items) not in (2, 3) or set_steps is None:
+                raise ValueError(f"unknown timing function {tf!r}; use a name, 4 Bézier values or ('steps', n, 'start'|'end')")
+            at = items[2] if len(items) == 3 else "end"
+            if at not in ("start", "end"):
+                raise ValueError(f"steps position must be 'start' or 'end', not {at!r}")
+            check(set_steps(*head, int(items[1]), 1 if at == "start" else 0))
+        else:
+            check(set_bezier(*head, *timing_bezier(items)))  # type: ignore[arg-type]
+
+
+class Path:
+    """A path for keyframe animations of points (moveTo, lineTo, quadTo, cubicTo, close).
+
+    Methods return the path, so calls chain: ``Path().move_to(0, 0).line_to(100, 0)``.
+    A path can also be given as a list: 2-tuples are points (the first is a
+    move_to, the rest line_to), or tagged tuples like ``("quad_to", cx, cy, x, y)``.
+    """
+
+    __slots__ = ("_elements",)
+
+    _ARITY = {"move_to": 2, "line_to": 2, "quad_to": 4, "cubic_to": 6, "close": 0}
+
+    def __init__(self, elements: Optional[Iterable[Any]] = None) -> None:
+        self._elements: List[Tuple[Any, ...]] = []
+        if elements is not None:
+            self.extend(elements)
+
+    def move_to(self, x: float, y: float) -> "Path":
+        """Starts a subpath at (x, y)."""
+        self._elements.append(("move_to", float(x), float(y)))
+        return self
+
+    def line_to(self, x: float, y: float) -> "Path":
+        """A straight line to (x, y)."""
+        self._elements.append(("line_to", float(x), float(y)))
+        return self
+
+    def quad_to(self, cx: float, cy: float, x: float, y: float) -> "Path":
+        """A quadratic Bézier with control point (cx, cy) to (x, y)."""
+        self._elements.append(("quad_to", float(cx), float(cy), float(x), float(y)))
+        return self
+
+    def cubic_to(self, c1x: float, c1y: float, c2x: float, c2y: float, x: float, y: float) -> "Path":
+        """A cubic Bézier with control points (c1x, c1y), (c2x, c2y) to (x, y)."""
+        self._elements.append(("cubic_to", float(c1x), float(c1y), float(c2x), float(c2y), float(x), float(y)))
+        return self
+
+    def close(self) -> "Path":
+        """A line back to the start of the current subpath."""
+        self._elements.append(("close",))
+        return self
+
+    def extend(self, elements: Iterable[Any]) -> "Path":
+        """Appends elements given as points or tagged tuples (see the class doc)."""
+        if isinstance(elements, Path):
+            self._elements.extend(elements._elements)
+            return self
+        for el in elements:
+            el = tuple(el) if not isinstance(el, str) else (el,)
+            if el and isinstance(el[0], str):
+                op = el[0].lower().replace("moveto", "move_to").replace("lineto", "line_to")
+                op = op.replace("quadto", "quad_to").replace("cubicto", "cubic_to").replace("closepath", "close")
+                if op not in self._ARITY or len(el) - 1 != self._ARITY[op]:
+                    raise ValueError(f"bad path element {el!r}")
+                getattr(self, op)(*el[1:])
+            elif len(el) == 2:
+                if self._elements:
+                    self.line_to(*el)
+                else:
+                    self.move_to(*el)
+            else:
+                raise ValueError(f"bad path element {el!r}: use (x, y) or ('line_to', x, y) ...")
+        return self
+
+    @property
+    def elements(self) -> Tuple[Tuple[Any, ...], ...]:
+        """The elements as tagged tuples."""
+        return tuple(self._elements)
+
+    def __len__(self) -> int:
+        return len(self._elements)
+
+    def __iter__(self):
+        return iter(self._elements)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Path) and other._elements == self._elements
+
+    def __repr__(self) -> str:
+        return f"Path({self._elements!r})"
+
+    _C = {"move_to": "cad_anim_path_move_to", "line_to": "cad_anim_path_line_to",
+          "quad_to": "cad_anim_path_quad_to", "cubic_to": "cad_anim_path_cubic_to", "close": "cad_anim_path_close"}
+
+    def _send(self, e: int, h: int) -> None:
+        for op, *args in self._elements:
+            check(getattr(lib, self._C[op])(e, h, *args))
+
+
+# (attribute, C setter, converter, default) of the CAMediaTiming and property-animation flags.
+def _to_bool(v: Any) -> int:
+    return 1 if v else 0
+
+
+def _to_float(v: Any) -> float:
+    return float(v)
+
+
+def _to_repeat(v: Any) -> float:
+    return math.inf if v is True else float(v)
+
+
+def _to_fill(v: Any) -> Any:
+    return parse_enum(FillMode, v, "fill mode")
+
+
+_FIELDS: List[Tuple[str, str, Callable[[Any], Any], Any, Callable[[Any], Any]]] = [
+    ("begin_time", "cad_anim_set_begin_time", _to_float, 0.0, float),
+    ("duration", "cad_anim_set_duration", _to_float, 0.0, float),
+    ("speed", "cad_anim_set_speed", _to_float, 1.0, float),
+    ("time_offset", "cad_anim_set_time_offset", _to_float, 0.0, float),
+    ("repeat_count", "cad_anim_set_repeat_count", _to_repeat, 0.0, float),
+    ("repeat_duration", "cad_anim_set_repeat_duration", _to_repeat, 0.0, float),
+    ("autoreverses", "cad_anim_set_autoreverses", _to_bool, False, bool),
+    ("fill_mode", "cad_anim_set_fill_mode", _to_fill, FillMode.REMOVED, lambda v: v),
+    ("removed_on_completion", "cad_anim_set_removed_on_completion", _to_bool, True, bool),
+    ("additive", "cad_anim_set_additive", _to_bool, False, bool),
+    ("cumulative", "cad_anim_set_cumulative", _to_bool, False, bool),
+    ("tag", "cad_anim_set_tag", int, 0, int),
+]
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(p.title() for p in rest)
+
+
+class Animation:
+    """An animation description in an engine (see the module doc).
+
+    Build one with the constructors :meth:`basic`, :meth:`keyframe`,
+    :meth:`spring`, :meth:`spring_perceptual`, :meth:`spring_uikit`,
+    :meth:`group` and :meth:`transition`. Every constructor takes the timing
+    fields as keywords (``duration``, ``begin_time``, ``speed``, ``time_offset``,
+    ``repeat_count``, ``repeat_duration``, ``autoreverses``, ``fill_mode``,
+    ``removed_on_completion``, ``timing_function``, ``additive``, ``cumulative``,
+    ``tag``) and ``on_event`` (a callable receiving :class:`~cadence.Event`).
+    """
+
+    __slots__ = ("_engine", "_handle", "_kind", "_keypath", "_readonly", "_values", "__weakref__")
+
+    # ---- construction -------------------------------------------------------
+
+    def __init__(self, engine: "Engine", kind: Union[AnimKind, int, str], keypath: Optional[str] = None,
+                 **options: Any) -> None:
+        """Creates a description of ``kind`` for ``keypath`` (None for groups and
+        transitions) and applies ``options`` (timing fields, see the class doc)."""
+        self._engine = engine
+        self._handle = 0
+        self._readonly = False
+        self._values: Dict[str, Any] = {}
+        kind = parse_enum(AnimKind, kind, "animation kind")
+        self._kind = kind
+        self._keypath = keypath
+        out = c_uint64()
+        e = engine._p()
+        check(lib.cad_anim_create(e, kind, encode(keypath), byref(out)))
+        self._handle = out.value
+        if options:
+            try:
+                self.configure(**options)
+            except BaseException:
+                self.close()
+                raise
+
+    @classmethod
+    def _view(cls, engine: "Engine", handle: int, key: Optional[str] = None) -> "Animation":
+        """A read-only view of an attached copy (not owned: close() does not destroy it)."""
+        self = cls.__new__(cls)
+        self._engine = engine
+        self._handle = handle
+        self._kind = None
+        self._keypath = None
+        self._readonly = True
+        self._values = {}
+        return self
+
+    def configure(self, **options: Any) -> "Animation":
+        """Sets several fields at once (any settable property name, snake or camel case,
+        plus ``on_event``). Returns the animation."""
+        for name, value in options.items():
+            attr = _OPTION_NAMES.get(name)
+            if attr is None:
+                raise TypeError(f"unknown animation option {name!r}")
+            if attr == "on_event":
+                self.on_event(value)
+            else:
+                setattr(self, attr, value)
+        return self
+
+    @classmethod
+    def basic(cls, engine: "Engine", keypath: str, from_: Any = None, to: Any = None, by: Any = None,
+              duration: Optional[float] = None, **timing: Any) -> "Animation":
+        """A CABasicAnimation of ``keypath`` (SEMANTICS.md §5): any of from/to/by
+        (from+to+by together fails when the animation is added)."""
+        a = cls(engine, AnimKind.BASIC, keypath)
+        try:
+            a._set_endpoints(from_, to, by)
+            if duration is not None:
+                a.duration = duration
+            a.configure(**timing)
+        except BaseException:
+            a.close()
+            raise
+        return a
+
+    @classmethod
+    def keyframe(cls, engine: "Engine", keypath: str, values: Optional[Sequence[Any]] = None,
+                 key_times: Optional[Sequence[float]] = None, calculation_mode: Union[str, int] = "linear",
+                 timing_functions: Optional[Sequence[TimingFunction]] = None,
+                 tcb: Optional[Any] = None, path: Optional[Any] = None,
+                 rotation_mode: Optional[Union[str, int]] = None, duration: Optional[float] = None,
+                 **timing: Any) -> "Animation":
+        """A CAKeyframeAnimation (SEMANTICS.md §7).
+
+        ``values``: one value per keyframe (numbers or sequences, or a 2-D array);
+        ``key_times``: n (or n+1 for discrete) times in [0, 1]; ``calculation_mode``:
+        "linear", "discrete", "paced", "cubic", "cubicPaced"; ``timing_functions``:
+        one per segment; ``tcb``: (tension, continuity, bias) lists (any None) or a
+        dict with those keys; ``path``: a :class:`Path` or a list of points /
+        tagged tuples (replaces values); ``rotation_mode``: None, "auto", "autoReverse".
+        """
+        a = cls(engine, AnimKind.KEYFRAME, keypath)
+        try:
+            if values is not None:
+                a.values = values
+            if key_times is not None:
+                a.key_times = key_times
+            if calculation_mode is not None:
+                a.calculation_mode = calculation_mode
+            if timing_functions is not None:
+                a.timing_functions = timing_functions
+            if tcb is not None:
+                a.tcb = tcb
+            if path is not None:
+                a.path = path
+            if rotation_mode is not None:
+                a.rotation_mode = rotation_mode
+            if duration is not None:
+                a.duration = duration
+            a.configure(**timing)
+        except BaseException:
+            a.close()
+            raise
+        return a
+
+    @classmethod
+    def spring(cls, engine: "Engine", keypath: str, mass: float = 1.0, stiffness: float = 100.0,
+               damping: float = 10.0, initial_velocity: float = 0.0, from_: Any = None, to: Any = None,
+               by: Any = None, duration: Optional[float] = None, **timing: Any) -> "Animation":
+        """A CASpringAnimation (SEMANTICS.md §6). With ``duration=None`` the duration
+        is set to the spring's settling duration, so it ends naturally."""
+        a = cls(engine, AnimKind.SPRING, keypath)
+        try:
+            a.set_spring(mass, stiffness, damping, initial_velocity)
+            a._set_endpoints(from_, to, by)
+            a.duration = a.settling_duration if duration is None else duration
+            a.configure(**timing)
+        except BaseException:
+            a.close()
+            raise
+        return a
+
+    @classmethod
+    def spring_perceptual(cls, engine: "Engine", keypath: str, duration: float, bounce: float = 0.0,
+                          from_: Any = None, to: Any = None, by: Any = None, **timing: Any) -> "Animation":
+        """A spring from a perceptual duration and a bounce in (-1, 1) (SEMANTICS.md §6;
+        ``cad_anim_set_spring_perceptual``); its duration becomes the settling duration."""
+        a = cls(engine, AnimKind.SPRING, keypath)
+        try:
+            a.set_spring_perceptual(duration, bounce)
+            a._set_endpoints(from_, to, by)
+            a.configure(**timing)
+        except BaseException:
+            a.close()
+            raise
+        return a
+
+    @classmethod
+    def spring_uikit(cls, engine: "Engine", keypath: str, duration: float, damping_ratio: float,
+                     initial_velocity: float = 0.0, from_: Any = None, to: Any = None, by: Any = None,
+                     **timing: Any) -> "Animation":
+        """A UIKit-style spring that settles exactly at ``duration`` (``cad_anim_set_spring_uikit``)."""
+        a = cls(engine, AnimKind.SPRING, keypath)
+        try:
+            a.set_spring_uikit(duration, damping_ratio, initial_velocity)
+            a._set_endpoints(from_, to, by)
+            a.configure(**timing)
+        except BaseException:
+            a.close()
+            raise
+        return a
+
+    @classmethod
+    def group(cls, engine: "Engine", children: Sequence["Animation"], duration: Optional[float] = None,
+              **timing: Any) -> "Animation":
+        """A CAAnimationGroup of copies of ``children`` (SEMANTICS.md §9)."""
+        a = cls(engine, AnimKind.GROUP, None)
+        try:
+            a.children = children
+            if duration is not None:
+                a.duration = duration
+            a.configure(**timing)
+        except BaseException:
+            a.close()
+            raise
+        return a
+
+    @classmethod
+    def transition(cls, engine: "Engine", type: Union[str, int] = "fade", subtype: Union[str, int] = "fromLeft",
+                   start_progress: float = 0.0, end_progress: float = 1.0, duration: Optional[float] = None,
+                   **timing: Any) -> "Animation":
+        """A CATransition (SEMANTICS.md §8): type "fade", "moveIn", "push", "reveal";
+        subtype "fromLeft", "fromRight", "fromTop", "fromBottom"."""
+        a = cls(engine, AnimKind.TRANSITION, None)
+        try:
+            a.set_transition(type, subtype)
+            if (start_progress, end_progress) != (0.0, 1.0):
+                a.set_progress(start_progress, end_progress)
+            if duration is not None:
+                a.duration = duration
+            a.configure(**timing)
+        except BaseException:
+            a.close()
+            raise
+        return a
+
+    # ---- identity and lifetime -----------------------------------------------
+
+    @property
+    def engine(self) -> "Engine":
+        """The engine the description lives in."""
+        return self._engine
+
+    @property
+    def handle(self) -> int:
+        """The ``cad_anim`` handle (0 once closed)."""
+        return self._handle
+
+    @property
+    def kind(self) -> Optional[AnimKind]:
+        """The animation kind (None for read-only views)."""
+        return self._kind
+
+    @property
+    def keypath(self) -> Optional[str]:
+        """The animated key path (None for groups, transitions and views)."""
+        return self._keypath
+
+    @property
+    def readonly(self) -> bool:
+        """True for views of attached copies (``Layer.animation_for_key``)."""
+        return self._readonly
+
+    @property
+    def closed(self) -> bool:
+        return self._handle == 0 or self._engine._ptr is None
+
+    def _p(self) -> int:
+        """The engine pointer, raising ClosedError when the animation or engine is closed."""
+        if self._handle == 0:
+            raise ClosedError("the animation is closed")
+        return self._engine._p()
+
+    def close(self) -> None:
+        """Destroys the description (idempotent). Attached copies live on; a
+        read-only view is only forgotten."""
+        h = self._handle
+        if h == 0:
+            return
+        self._handle = 0
+        eng = self._engine
+        if not self._readonly and eng._ptr is not None:
+            lib.cad_anim_destroy(eng._ptr, h)
+
+    destroy = close
+
+    def __enter__(self) -> "Animation":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown, half-built object
+            pass
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Animation) and other._handle == self._handle and other._engine is self._engine and self._handle != 0
+
+    def __hash__(self) -> int:
+        return hash(self._handle)
+
+    def __repr__(self) -> str:
+        state = "closed" if self._handle == 0 else ("read-only" if self._readonly else "")
+        kind = self._kind.name.lower() if self._kind is not None else "attached"
+        kp = f" {self._keypath!r}" if self._keypath else ""
+        return f"<cadence.Animation {kind}{kp} handle={self._handle:#x}{' ' + state if state else ''}>"
+
+    # ---- values --------------------------------------------------------------
+
+    def _get(self, name: str, default: Any) -> Any:
+        if self._readonly:
+            return None
+        return self._values.get(name, default)
+
+    def _set_endpoints(self, from_: Any, to: Any, by: Any) -> None:
+        if from_ is not None:
+            self.from_value = from_
+        if to is not None:
+            self.to_value = to
+        if by is not None:
+            self.by_value = by
+
+    def _set_value(self, fn: Any, name: str, value: Any) -> None:
+        e = self._p()
+        if value is None:
+            check(fn(e, self._handle, None, 0))
+        else:
+            buf, n = pack(value)
+            check(fn(e, self._handle, buf, n))
+        self._values[name] = value
+
+    from_value = property(lambda self: self._get("from_value", None),
+                          lambda self, v: self._set_value(lib.cad_anim_set_from, "from_value", v),
+                          doc="fromValue (None clears it).")
+    to_value = property(lambda self: self._get("to_value", None),
+                        lambda self, v: self._set_value(lib.cad_anim_set_to, "to_value", v),
+                        doc="toValue (None clears it).")
+    by_value = property(lambda self: self._get("by_value", None),
+                        lambda self, v: self._set_value(lib.cad_anim_set_by, "by_value", v),
+                        doc="byValue (None clears it).")
+
+    @property
+    def timing_function(self) -> Optional[TimingFunction]:
+        """The timing function (None = linear): a name, a TimingName, a 4-tuple of
+        Bézier control points or ("steps", n, "start"|"end")."""
+        return self._get("timing_function", None)
+
+    @timing_function.setter
+    def timing_function(self, tf: Optional[TimingFunction]) -> None:
+        e = self._p()
+        _apply_timing(tf, lib.cad_anim_set_timing_function, lib.cad_anim_set_timing_bezier,
+                      lib.cad_anim_set_timing_steps, e, self._handle)
+        self._values["timing_function"] = tf
+
+    def set_timing_steps(self, steps: int, jump_at_start: bool = False) -> None:
+        """Cadence extension: a ``steps(n, start|end)`` timing function."""
+        self.timing_function = ("steps", steps, "start" if jump_at_start else "end")
+
+    # ---- springs ---------------------------------------------------------------
+
+    def set_spring(self, mass: float = 1.0, stiffness: float = 100.0, damping: float = 10.0,
+                   initial_velocity: float = 0.0) -> None:
+        """Spring parameters (mass > 0, stiffness > 0, damping >= 0)."""
+        e = self._p()
+        check(lib.cad_anim_set_spring(e, self._handle, mass, stiffness, damping, initial_velocity))
+        self._values.update(mass=float(mass), stiffness=float(stiffness), damping=float(damping),
+                            initial_velocity=float(initial_velocity))
+
+    def set_spring_perceptual(self, duration: float, bounce: float = 0.0) -> None:
+        """Perceptual spring (duration > 0, bounce in (-1, 1)); sets the duration to the settling duration."""
+        e = self._p()
+        check(lib.cad_anim_set_spring_perceptual(e, self._handle, duration, bounce))
+        self._values.pop("duration", None)
+        for k in ("mass", "stiffness", "damping", "initial_velocity"):
+            self._values.pop(k, None)
+
+    def set_spring_uikit(self, duration: float, damping_ratio: float, initial_velocity: float = 0.0) -> None:
+        """UIKit-style spring settling exactly at ``duration`` (damping ratio in (0, 1])."""
+        e = self._p()
+        check(lib.cad_anim_set_spring_uikit(e, self._handle, duration, damping_ratio, initial_velocity))
+        self._values["duration"] = float(duration)
+        for k in ("mass", "stiffness", "damping"):
+            self._values.pop(k, None)
+        self._values["initial_velocity"] = float(initial_velocity)
+
+    mass = property(lambda self: self._get("mass", 1.0) if self._kind == AnimKind.SPRING else None,
+                    lambda self, v: self._set_spring_field("mass", v), doc="Spring mass [1].")
+    stiffness = property(lambda self: self._get("stiffness", 100.0) if self._kind == AnimKind.SPRING else None,
+                         lambda self, v: self._set_spring_field("stiffness", v), doc="Spring stiffness [100].")
+    damping = property(lambda self: self._get("damping", 10.0) if self._kind == AnimKind.SPRING else None,
+                       lambda self, v: self._set_spring_field("damping", v), doc="Spring damping [10].")
+    initial_velocity = property(lambda self: self._get("initial_velocity", 0.0) if self._kind == AnimKind.SPRING else None,
+                                lambda self, v: self._set_spring_field("initial_velocity", v),
+                                doc="Spring initial velocity [0], in distances per second toward the target.")
+
+    def _set_spring_field(self, name: str, value: float) -> None:
+        cur = {k: self._values.get(k, d) for k, d in
+               (("mass", 1.0), ("stiffness", 100.0), ("damping", 10.0), ("initial_velocity", 0.0))}
+        cur[name] = float(value)
+        self.set_spring(cur["mass"], cur["stiffness"], cur["damping"], cur["initial_velocity"])
+
+    @property
+    def settling_duration(self) -> float:
+        """The spring's settling duration (SEMANTICS.md §6)."""
+        e = self._p()
+        out = c_double()
+        check(lib.cad_anim_spring_settling_duration(e, self._handle, byref(out)))
+        return out.value
+
+    # ---- keyframes ---------------------------------------------------------------
+
+    @property
+    def values(self) -> Optional[Sequence[Any]]:
+        """Keyframe values (one number or sequence per keyframe)."""
+        return self._get("values", None)
+
+    @values.setter
+    def values(self, values: Sequence[Any]) -> None:
+        e = self._p()
+        rows = list(values) if not _is_ndarray(values) else values
+        count = len(rows)
+        flat = flatten(rows) if count else []
+        components = len(flat) // count if count else 0
+        if count and components * count != len(flat):
+            raise ValueError("keyframe values must all have the same number of components")
+        buf = (c_double * max(len(flat), 1))(*flat)
+        check(lib.cad_anim_set_values(e, self._handle, buf, count, components))
+        self._values["values"] = values
+
+    @property
+    def key_times(self) -> Optional[Sequence[float]]:
+        """keyTimes (None: evenly spaced)."""
+        return self._get("key_times", None)
+
+    @key_times.setter
+    def key_times(self, times: Optional[Sequence[float]]) -> None:
+        e = self._p()
+        if times is None:
+            check(lib.cad_anim_set_key_times(e, self._handle, None, 0))
+        else:
+            flat = flatten(times)
+            check(lib.cad_anim_set_key_times(e, self._handle, (c_double * max(len(flat), 1))(*flat), len(flat)))
+        self._values["key_times"] = times
+
+    @property
+    def calculation_mode(self) -> Optional[CalcMode]:
+        """calculationMode: "linear" [default], "discrete", "paced", "cubic", "cubicPaced"."""
+        return self._get("calculation_mode", CalcMode.LINEAR)
+
+    @calculation_mode.setter
+    def calculation_mode(self, mode: Union[str, int]) -> None:
+        m = parse_enum(CalcMode, mode, "calculation mode")
+        check(lib.cad_anim_set_calculation_mode(self._p(), self._handle, m))
+        self._values["calculation_mode"] = m
+
+    @property
+    def timing_functions(self) -> Optional[Sequence[TimingFunction]]:
+        """Per-segment timing functions (names or 4-tuples)."""
+        return self._get("timing_functions", None)
+
+    @timing_functions.setter
+    def timing_functions(self, tfs: Optional[Sequence[TimingFunction]]) -> None:
+        e = self._p()
+        if tfs is None:
+            check(lib.cad_anim_set_segment_timing(e, self._handle, None, 0))
+        else:
+            flat = [x for tf in tfs for x in timing_bezier(tf)]
+            check(lib.cad_anim_set_segment_timing(e, self._handle, (c_double * max(len(flat), 1))(*flat), len(flat) // 4))
+        self._values["timing_functions"] = tfs
+
+    @property
+    def tcb(self) -> Optional[Any]:
+        """Kochanek–Bartels (tension, continuity, bias) per keyframe, for the cubic modes."""
+        return self._get("tcb", None)
+
+    @tcb.setter
+    def tcb(self, tcb: Any) -> None:
+        if isinstance(tcb, dict):
+            unknown = set(tcb) - {"tension", "continuity", "bias"}
+            if unknown:
+                raise TypeError(f"unknown tcb keys {sorted(unknown)}; use tension, continuity, bias")
+            t, c, b = tcb.get("tension"), tcb.get("continuity"), tcb.get("bias")
+        else:
+            t, c, b = tcb
+        self.set_tcb(t, c, b)
+
+    def set_tcb(self, tension: Optional[Sequence[float]] = None, continuity: Optional[Sequence[float]] = None,
+                bias: Optional[Sequence[float]] = None) -> None:
+        """Per-keyframe tension, continuity and bias lists (None = zeros)."""
+        e = self._p()
+        lists = [None if x is None else flatten(x) for x in (tension, continuity, bias)]
+        count = max((len(x) for x in lists if x is not None), default=0)
+        for x in lists:
+            if x is not None and len(x) != count:
+                raise ValueError("tension, continuity and bias must have the same length")
+        arrs = [None if x is None else (c_double * max(len(x), 1))(*x) for x in lists]
+        check(lib.cad_anim_set_tcb(e, self._handle, arrs[0], arrs[1], arrs[2], count))
+        self._values["tcb"] = (tension, continuity, bias)
+
+    @property
+    def path(self) -> Optional["Path"]:
+        """The keyframe path (replaces values)."""
+        return self._get("path", None)
+
+    @path.setter
+    def path(self, path: Any) -> None:
+        p = path if isinstance(path, Path) else Path(path)
+        p._send(self._p(), self._handle)
+        self._values["path"] = p
+
+    @property
+    def rotation_mode(self) -> Optional[RotationMode]:
+        """rotationMode of a path animation: None/"none", "auto", "autoReverse"."""
+        return self._get("rotation_mode", RotationMode.NONE)
+
+    @rotation_mode.setter
+    def rotation_mode(self, mode: Optional[Union[str, int]]) -> None:
+        m = RotationMode.NONE if mode is None else parse_enum(RotationMode, mode, "rotation mode")
+        check(lib.cad_anim_set_rotation_mode(self._p(), self._handle, m))
+        self._values["rotation_mode"] = m
+
+    # ---- groups and transitions ------------------------------------------------------
+
+    @property
+    def children(self) -> Optional[Sequence["Animation"]]:
+        """The group's children (copies are taken when set)."""
+        return self._get("children", None)
+
+    @children.setter
+    def children(self, children: Sequence["Animation"]) -> None:
+        e = self._p()
+        kids = list(children)
+        hs = []
+        for k in kids:
+            if not isinstance(k, Animation):
+                raise TypeError(f"group children must be Animation objects, not {type(k).__name__}")
+            if k._engine is not self._engine:
+                raise ValueError("group children must belong to the group's engine")
+            hs.append(k._handle)
+        arr = (c_uint64 * max(len(hs), 1))(*hs)
+        check(lib.cad_anim_group_set_children(e, self._handle, arr, len(hs)))
+        self._values["children"] = tuple(kids)
+
+    def set_transition(self, type: Union[str, int] = "fade", subtype: Union[str, int] = "fromLeft") -> None:
+        """A transition's type and subtype."""
+        t = parse_enum(TransitionType, type, "transition type")
+        s = parse_enum(TransitionSubtype, subtype, "transition subtype")
+        check(lib.cad_anim_set_transition(self._p(), self._handle, t, s))
+        self._values["transition_type"] = t
+        self._values["transition_subtype"] = s
+
+    def set_progress(self, start: float = 0.0, end: float = 1.0) -> None:
+        """A transition's startProgress and endProgress, in [0, 1]."""
+        check(lib.cad_anim_set_transition_progress(self._p(), self._handle, start, end))
+        self._values["start_progress"] = float(start)
+        self._values["end_progress"] = float(end)
+
+    transition_type = property(lambda self: self._get("transition_type", TransitionType.FADE),
+                               lambda self, v: self.set_transition(v, self._values.get("transition_subtype", 0)),
+                               doc="A transition's type.")
+    transition_subtype = property(lambda self: self._get("transition_subtype", TransitionSubtype.FROM_LEFT),
+                                  lambda self, v: self.set_transition(self._values.get("transition_type", 0), v),
+                                  doc="A transition's subtype.")
+    start_progress = property(lambda self: self._get("start_progress", 0.0),
+                              lambda self, v: self.set_progress(v, self._values.get("end_progress", 1.0)),
+                              doc="A transition's startProgress.")
+    end_progress = property(lambda self: self._get("end_progress", 1.0),
+                            lambda self, v: self.set_progress(self._values.get("start_progress", 0.0), v),
+                            doc="A transition's endProgress.")
+
+    # ---- events -----------------------------------------------------------------------
+
+    def on_event(self, callback: Optional[Callable[["Event"], Any]]) -> Optional[Callable[["Event"], Any]]:
+        """Sets the callback for the animation's start and stop events (None removes it).
+
+        The callback receives an :class:`~cadence.Event` and runs on the thread
+        that calls ``Engine.tick``; it may call any engine function. An exception
+        it raises is re-raised from that ``tick``. Copies attached before this
+        call keep their callback. Returns ``callback``, so it works as a decorator.
+        """
+        e = self._p()
+        if callback is None:
+            check(lib.cad_anim_set_callback(e, self._handle, _NULL_ANIM_CB, None))
+        else:
+            if not callable(callback):
+                raise TypeError("the event callback must be callable")
+            uid = self._engine._register_callback(callback)
+            check(lib.cad_anim_set_callback(e, self._handle, self._engine._anim_trampoline, uid))
+        self._values["on_event"] = callback
+        return callback
+
+
+def _is_ndarray(x: Any) -> bool:
+    return type(x).__module__ == "numpy" and type(x).__name__ == "ndarray"
+
+
+def _field_property(attr: str, cname: str, conv: Callable[[Any], Any], default: Any,
+                    out: Callable[[Any], Any]) -> property:
+    cfunc_name = cname
+
+    def fget(self: Animation) -> Any:
+        v = self._get(attr, default)
+        return None if v is None else out(v)
+
+    def fset(self: Animation, value: Any) -> None:
+        cv = conv(value)
+        st = getattr(lib, cfunc_name)(self._p(), self._handle, cv)
+        if st:
+            raise_status(st)
+        self._values[attr] = cv
+
+    return property(fget, fset, doc=f"{_camel(attr)} (``{cname}``); default {default!r}.")
+
+
+for _attr, _cname, _conv, _default, _out in _FIELDS:
+    setattr(Animation, _attr, _field_property(_attr, _cname, _conv, _default, _out))
+
+#: Settable names accepted by configure()/constructors (snake and camel case) -> attribute.
+_SETTABLE = [f[0] for f in _FIELDS] + [
+    "timing_function", "from_value", "to_value", "by_value", "values", "key_times", "calculation_mode",
+    "timing_functions", "tcb", "path", "rotation_mode", "children", "mass", "stiffness", "damping",
+    "initial_velocity", "transition_type", "transition_subtype", "start_progress", "end_progress", "on_event",
+]
+_OPTION_NAMES: Dict[str, str] = {}
+for _n in _SETTABLE:
+    _OPTION_NAMES[_n] = _n
+    _OPTION_NAMES[_camel(_n)] = _n
+    if _camel(_n) != _n and _n != "on_event":
+        setattr(Animation, _camel(_n), getattr(Animation, _n))  # camelCase aliases (beginTime, fillMode...)
+_OPTION_NAMES["from_"] = "from_value"
+_OPTION_NAMES["to"] = "to_value"
+_OPTION_NAMES["by"] = "by_value"
+_OPTION_NAMES["fromValue"] = "from_value"
+_OPTION_NAMES["toValue"] = "to_value"
+_OPTION_NAMES["byValue"] = "by_value"
+del _n
+
+
+def evaluate_timing(timing_function: TimingFunction, x: Any) -> Any:
+    """Evaluates a Bézier timing function (a name or 4 control values) at progress
+    ``x`` with the engine's own solver (``cad_timing_eval_batch``, one C call).
+
+    ``x``: a number (returns a float), a numpy array (returns a float64 array of
+    the same shape) or a sequence (returns a list). Values are clamped to [0, 1].
+    """
+    c1x, c1y, c2x, c2y = timing_bezier(timing_function)
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        xi = (c_double * 1)(x)
+        yo = (c_double * 1)()
+        check(lib.cad_timing_eval_batch(c1x, c1y, c2x, c2y, xi, yo, 1))
+        return yo[0]
+    if _is_ndarray(x):
+        import numpy as np
+
+        xa = np.ascontiguousarray(x, dtype=np.float64)
+        ya = np.empty_like(xa)
+        pd = ctypes.POINTER(c_double)
+        check(lib.cad_timing_eval_batch(c1x, c1y, c2x, c2y, ctypes.cast(xa.ctypes.data, pd),
+                                        ctypes.cast(ya.ctypes.data, pd), int(xa.size)))
+        return ya
+    xs = flatten(x)
+    xi = (c_double * max(len(xs), 1))(*xs)
+    yo = (c_double * max(len(xs), 1))()
+    check(lib.cad_timing_eval_batch(c1x, c1y, c2x, c2y, xi, yo, len(xs)))
+    return list(yo[:len(xs)])

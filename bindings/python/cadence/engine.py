@@ -1,0 +1,517 @@
+"""The engine: clock, layers, events, transactions and frame output."""
+from __future__ import annotations
+
+import ctypes
+import itertools
+import math
+import threading
+import weakref
+from contextlib import contextmanager
+from functools import partial
+from typing import (Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union)
+
+from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, _np, byref, c_double, c_int32, c_uint64, check, encode,
+                    raise_status)
+from ._lib import cad_anim_callback, cad_event, cad_render_item, cad_transaction_callback, lib
+from .animation import Animation, TimingFunction, _apply_timing
+from .enums import EventKind
+from .errors import ClosedError, OutOfMemoryError
+from .layer import Layer, _handle_of
+
+__all__ = ["Engine", "Event", "Transaction", "media_time", "RENDER_ITEM_DTYPE", "EVENT_DTYPE"]
+
+_POINTER_RENDER_ITEM = ctypes.POINTER(cad_render_item)
+_POINTER_DOUBLE = ctypes.POINTER(c_double)
+_POINTER_U64 = ctypes.POINTER(c_uint64)
+_NULL_TX_CB = cad_transaction_callback()
+
+#: numpy dtype of ``cad_render_item`` (None without numpy), built from the ctypes struct.
+RENDER_ITEM_DTYPE = _np.dtype(cad_render_item) if _np is not None else None
+#: numpy dtype of ``cad_event`` (None without numpy).
+EVENT_DTYPE = _np.dtype(cad_event) if _np is not None else None
+
+_media_time = lib.cad_media_time
+
+
+def media_time() -> float:
+    """Monotonic seconds (CLOCK_MONOTONIC), like ``CACurrentMediaTime()``."""
+    return _media_time()
+
+
+class Event(NamedTuple):
+    """An animation or transaction event (SEMANTICS.md §11).
+
+    ``layer`` is None for transaction completions; ``tag`` is the animation's tag
+    or the transaction's id; ``time`` is the global time at which it happened
+    (for callbacks: the engine's now during the tick that delivers it).
+    """
+
+    kind: EventKind
+    finished: bool
+    layer: Optional[Layer]
+    tag: int
+    time: float
+    key: str
+
+
+def _event_kind(k: int) -> Any:
+    try:
+        return EventKind(k)
+    except ValueError:
+        return k
+
+
+def _anim_trampoline(wref: "weakref.ref[Engine]", e: Any, kind: int, layer: int, key: Optional[bytes],
+                     finished: int, tag: int, userdata: Optional[int]) -> None:
+    # Runs inside a C call: nothing may propagate out of here.
+    eng = None
+    try:
+        eng = wref()
+        if eng is None or eng._ptr is None:
+            return
+        fn = eng._callbacks.get(userdata or 0)
+        if fn is None:
+            return
+        now = c_double()
+        lib.cad_engine_now(eng._ptr, byref(now))
+        ev = Event(_event_kind(kind), bool(finished), Layer(eng, layer) if layer else None, tag, now.value,
+                   key.decode("utf-8", "replace") if key else "")
+        fn(ev)
+    except BaseException as exc:  # noqa: BLE001 - re-raised after the C call returns
+        if eng is not None:
+            eng._pending.append(exc)
+
+
+def _tx_trampoline(wref: "weakref.ref[Engine]", e: Any, userdata: Optional[int]) -> None:
+    eng = None
+    try:
+        eng = wref()
+        if eng is None:
+            return
+        fn = eng._tx_callbacks.pop(userdata or 0, None)
+        if fn is None or eng._ptr is None:
+            return
+        fn()
+    except BaseException as exc:  # noqa: BLE001
+        if eng is not None:
+            eng._pending.append(exc)
+
+
+class Transaction:
+    """The open transaction of a ``with engine.transaction()`` / ``engine.animate()`` block."""
+
+    __slots__ = ("_engine", "id")
+
+    def __init__(self, engine: "Engine", tid: int) -> None:
+        self._engine = engine
+        #: The transaction's id (the tag of its completion event).
+        self.id = tid
+
+    def keyframe(self, rel_start: float, rel_duration: float) -> Any:
+        """A keyframe window of the block (see :meth:`Engine.keyframe`)."""
+        return self._engine.keyframe(rel_start, rel_duration)
+
+    def set_duration(self, d: float) -> None:
+        check(lib.cad_transaction_set_duration(self._engine._p(), d))
+
+    def set_timing_function(self, tf: TimingFunction) -> None:
+        e = self._engine._p()
+        _apply_timing(tf, lib.cad_transaction_set_timing_function, lib.cad_transaction_set_timing_bezier, None, e)
+
+    def set_disable_actions(self, disable: bool = True) -> None:
+        check(lib.cad_transaction_set_disable_actions(self._engine._p(), 1 if disable else 0))
+
+    def set_completion(self, fn: Optional[Callable[[], Any]]) -> None:
+        self._engine._set_completion(fn)
+
+    def __repr__(self) -> str:
+        return f"<cadence.Transaction id={self.id}>"
+
+
+class Engine:
+    """A Cadence engine: layers, animations, a clock and a transaction stack.
+
+    Owns its ``cad_engine *``. ``close()`` destroys it (idempotent); any use
+    afterwards raises :class:`~cadence.ClosedError`. It is a context manager,
+    and garbage collection closes it too.
+
+    Python callbacks (animation events, transaction completions) run inside
+    :meth:`tick` or a transaction commit; an exception raised in one is caught
+    before it reaches C and re-raised from that call once the C call returns.
+    """
+
+    def __init__(self) -> None:
+        self._ptr: Optional[int] = None
+        self._callbacks: Dict[int, Callable[[Event], Any]] = {}
+        self._tx_callbacks: Dict[int, Callable[[], Any]] = {}
+        self._ids = itertools.count(1)
+        self._pending: List[BaseException] = []
+        self._render_cache: Dict[int, Tuple[Any, Any]] = {}
+        self._render_cap = 64
+        self._sample_components: Dict[bytes, int] = {}
+        self._local = threading.local()
+        wref = weakref.ref(self)
+        # One trampoline per engine and kind, alive as long as this object: C only
+        # calls them while the engine exists, and close() never frees them (it may
+        # run inside one of them).
+        self._anim_trampoline = cad_anim_callback(partial(_anim_trampoline, wref))
+        self._tx_trampoline = cad_transaction_callback(partial(_tx_trampoline, wref))
+        p = lib.cad_engine_create()
+        if not p:
+            raise OutOfMemoryError(lib.CAD_ERR_OUT_OF_MEMORY, "CAD_ERR_OUT_OF_MEMORY", "cad_engine_create returned NULL")
+        self._ptr = p
+
+    # ---- lifetime ----------------------------------------------------------------
+
+    def _p(self) -> int:
+        p = self._ptr
+        if p is None:
+            raise ClosedError("the engine is closed")
+        return p
+
+    @property
+    def closed(self) -> bool:
+        return self._ptr is None
+
+    @property
+    def pointer(self) -> int:
+        """The raw ``cad_engine *`` as an int, for calls through :data:`cadence.lib`."""
+        return self._p()
+
+    def close(self) -> None:
+        """Destroys the engine and everything in it. Calling it again does nothing.
+        Safe inside one of the engine's callbacks (the rest of that tick's callbacks are skipped)."""
+        p = self._ptr
+        if p is None:
+            return
+        self._ptr = None
+        self._render_cache.clear()
+        lib.cad_engine_destroy(p)
+
+    def __enter__(self) -> "Engine":
+        self._p()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown
+            pass
+
+    def __repr__(self) -> str:
+        return "<cadence.Engine closed>" if self._ptr is None else f"<cadence.Engine at {self._ptr:#x}>"
+
+    # ---- callbacks -----------------------------------------------------------------
+
+    def _register_callback(self, fn: Callable[[Event], Any]) -> int:
+        uid = next(self._ids)
+        self._callbacks[uid] = fn
+        return uid
+
+    def _reraise(self) -> None:
+        if self._pending:
+            exc = self._pending[0]
+            del self._pending[:]
+            raise exc
+
+    def _set_completion(self, fn: Optional[Callable[[], Any]]) -> None:
+        e = self._p()
+        if fn is None:
+            check(lib.cad_transaction_set_completion(e, _NULL_TX_CB, None))
+            return
+        if not callable(fn):
+            raise TypeError("completion must be callable")
+        uid = next(self._ids)
+        self._tx_callbacks[uid] = fn
+        st = lib.cad_transaction_set_completion(e, self._tx_trampoline, uid)
+        if st:
+            self._tx_callbacks.pop(uid, None)
+            raise_status(st)
+
+    # ---- time ----------------------------------------------------------------------
+
+    def tick(self, now: Optional[float] = None) -> None:
+        """Advances the engine to ``now`` (default: :func:`media_time`), updates every
+        animation and delivers the events (callbacks run before this returns)."""
+        if now is None:
+            now = _media_time()
+        st = lib.cad_engine_tick(self._p(), now)
+        if st:
+            raise_status(st)
+        if self._pending:
+            self._reraise()
+
+    @property
+    def now(self) -> float:
+        """The ``now`` of the last tick (0 before the first)."""
+        out = c_double()
+        check(lib.cad_engine_now(self._p(), byref(out)))
+        return out.value
+
+    @staticmethod
+    def media_time() -> float:
+        """Monotonic seconds, like ``CACurrentMediaTime()``."""
+        return _media_time()
+
+    def convert_time(self, t: float, from_: Optional[Layer] = None, to: Optional[Layer] = None) -> float:
+        """Converts ``t`` from ``from_``'s local time to ``to``'s (None = global time)."""
+        out = c_double()
+        check(lib.cad_layer_convert_time(self._p(), t, _handle_of(from_), _handle_of(to), byref(out)))
+        return out.value
+
+    # ---- layers --------------------------------------------------------------------
+
+    def create_layer(self, **props: Any) -> Layer:
+        """Creates a root layer and sets ``props`` (property names, camel or snake
+        case, e.g. ``bounds=(0, 0, 100, 100), anchor_point=(0, 0)``). A new layer takes
+        its values without animation until the next tick."""
+        return Layer(self, None, **props)
+
+    def layer(self, handle: int) -> Layer:
+        """Wraps an existing layer handle."""
+        return Layer(self, handle)
+
+    @property
+    def layer_count(self) -> int:
+        """Number of live layers."""
+        out = c_int32()
+        check(lib.cad_engine_layer_count(self._p(), byref(out)))
+        return out.value
+
+    # ---- events ----------------------------------------------------------------------
+
+    def poll_events(self) -> Iterator[Event]:
+        """Yields the queued events, oldest first, until the queue is empty."""
+        ev = cad_event()
+        ref = byref(ev)
+        while True:
+            st = lib.cad_engine_poll_event(self._p(), ref)
+            if st == ERR_NOT_FOUND:
+                return
+            if st:
+                raise_status(st)
+            yield Event(_event_kind(ev.kind), bool(ev.finished), Layer(self, ev.layer) if ev.layer else None,
+                        ev.tag, ev.time, ev.key.decode("utf-8", "replace"))
+
+    def set_event_capacity(self, capacity: int) -> None:
+        """Capacity of the poll queue (default 4096, 0 = keep none); the oldest events are dropped when full."""
+        check(lib.cad_engine_set_event_capacity(self._p(), capacity))
+
+    @property
+    def events_dropped(self) -> int:
+        """Events dropped because the poll queue was full, since creation."""
+        out = c_uint64()
+        check(lib.cad_engine_events_dropped(self._p(), byref(out)))
+        return out.value
+
+    # ---- transactions ------------------------------------------------------------------
+
+    def begin_transaction(self) -> None:
+        """``cad_transaction_begin``; prefer ``with engine.transaction():``."""
+        check(lib.cad_transaction_begin(self._p()))
+
+    def commit_transaction(self) -> None:
+        """Commits the innermost transaction (``InvalidStateError`` without a begin).
+        Completion callbacks may run, and their exceptions are re-raised, here."""
+        st = lib.cad_transaction_commit(self._p())
+        if st:
+            raise_status(st)
+        if self._pending:
+            self._reraise()
+
+    @property
+    def transaction_id(self) -> int:
+        """The id of the innermost open transaction, 0 when none is open."""
+        out = ctypes.c_int64()
+        check(lib.cad_transaction_id(self._p(), byref(out)))
+        return out.value
+
+    @contextmanager
+    def _block(self, setup: Callable[[int], None]) -> Iterator[Transaction]:
+        e = self._p()
+        check(lib.cad_transaction_begin(e))
+        try:
+            setup(e)
+            tid = self.transaction_id
+        except BaseException:
+            self._commit_quietly()
+            raise
+        try:
+            yield Transaction(self, tid)
+        except BaseException:
+            # Keep the transaction stack balanced, then let the body's exception through.
+            self._commit_quietly()
+            raise
+        self.commit_transaction()
+
+    def _commit_quietly(self) -> None:
+        if self._ptr is not None:
+            lib.cad_transaction_commit(self._ptr)
+            del self._pending[:]
+
+    def transaction(self, duration: Optional[float] = None, timing_function: Optional[TimingFunction] = None,
+                    disable_actions: Optional[bool] = None,
+                    completion: Optional[Callable[[], Any]] = None) -> Any:
+        """An explicit transaction (``CATransaction.begin()`` ... ``commit()``) as a context manager.
+
+        ``duration``: of the implicit animations (default 0.25 s); ``timing_function``:
+        a name or 4 Bézier values; ``disable_actions``: changes take effect at once;
+        ``completion``: called (no arguments) once every animation the transaction
+        added has stopped, or at the commit if none was added. The block commits
+        on exit, also when it raises.
+        """
+
+        def setup(e: int) -> None:
+            if duration is not None:
+                check(lib.cad_transaction_set_duration(e, duration))
+            if timing_function is not None:
+                _apply_timing(timing_function, lib.cad_transaction_set_timing_function,
+                              lib.cad_transaction_set_timing_bezier, None, e)
+            if disable_actions is not None:
+                check(lib.cad_transaction_set_disable_actions(e, 1 if disable_actions else 0))
+            if completion is not None:
+                self._set_completion(completion)
+
+        return self._block(setup)
+
+    def animate(self, duration: float = 0.25, delay: float = 0.0, curve: TimingFunction = "easeInOut",
+                autoreverse: bool = False, repeat: Union[float, bool] = 0, spring_damping: Optional[float] = None,
+                initial_velocity: float = 0.0, completion: Optional[Callable[[], Any]] = None) -> Any:
+        """A UIKit-style animation block (``UIView.animate``) as a context manager.
+
+        Changes inside the block animate over ``duration`` after ``delay`` with
+        ``curve`` ("easeInOut", "linear", "easeIn", "easeOut", "default" or 4 Bézier
+        values); ``autoreverse`` plays forward then back; ``repeat`` is a repeat
+        count (True = forever); ``spring_damping`` (a damping ratio in (0, 1]) with
+        ``initial_velocity`` makes them springs that settle at ``duration``;
+        ``completion`` runs once they have all stopped.
+
+        Example::
+
+            with engine.animate(duration=1, delay=2, curve="easeInOut", autoreverse=True, repeat=3):
+                layer.position = (80, 100)
+        """
+
+        def setup(e: int) -> None:
+            check(lib.cad_transaction_set_duration(e, duration))
+            _apply_timing(curve, lib.cad_transaction_set_timing_function,
+                          lib.cad_transaction_set_timing_bezier, None, e)
+            if delay:
+                check(lib.cad_transaction_set_delay(e, delay))
+            if repeat:
+                check(lib.cad_transaction_set_repeat_count(e, math.inf if repeat is True else float(repeat)))
+            if autoreverse:
+                check(lib.cad_transaction_set_autoreverses(e, 1))
+            if spring_damping is not None:
+                check(lib.cad_transaction_set_spring(e, spring_damping, initial_velocity))
+            if completion is not None:
+                self._set_completion(completion)
+
+        return self._block(setup)
+
+    @contextmanager
+    def keyframe(self, rel_start: float, rel_duration: float) -> Iterator[None]:
+        """A keyframe window inside an ``animate()``/``transaction()`` block (UIKit's
+        ``addKeyframe(withRelativeStartTime:relativeDuration:)``): changes in it animate
+        over ``[rel_start, rel_start + rel_duration]`` of the block's duration."""
+        e = self._p()
+        check(lib.cad_transaction_begin_keyframe(e, rel_start, rel_duration))
+        try:
+            yield
+        except BaseException:
+            self._commit_quietly()
+            raise
+        self.commit_transaction()
+
+    # ---- frame output --------------------------------------------------------------------
+
+    def render_list(self, root: Layer, copy: bool = False) -> Any:
+        """The render list of ``root``'s subtree (SEMANTICS.md §2.2, API.md).
+
+        With numpy: a structured array of dtype :data:`RENDER_ITEM_DTYPE`, a view of
+        a buffer kept per engine and root and reused by the next call for the same
+        root (pass ``copy=True`` or call ``.copy()`` to keep one). The library writes
+        straight into it (one C call; the buffer grows when the scene does).
+        Without numpy: a list of ``cad_render_item`` ctypes structures.
+        """
+        e = self._p()
+        h = _handle_of(root)
+        n = c_int32()
+        if _np is None:
+            cap = self._render_cap
+            while True:
+                arr = (cad_render_item * cap)()
+                st = lib.cad_engine_render_list(e, h, arr, cap, byref(n))
+                if st == ERR_BUFFER_TOO_SMALL and n.value > cap:
+                    cap = self._render_cap = max(n.value, 2 * cap)
+                    continue
+                if st:
+                    raise_status(st)
+                return list(arr[:n.value])
+        entry = self._render_cache.get(h)
+        if entry is None:
+            entry = self._grow_render(h, self._render_cap)
+        buf, ptr = entry
+        while True:
+            st = lib.cad_engine_render_list(e, h, ptr, len(buf), byref(n))
+            if st == ERR_BUFFER_TOO_SMALL and n.value > len(buf):
+                buf, ptr = self._grow_render(h, max(n.value, 2 * len(buf)))
+                continue
+            if st:
+                raise_status(st)
+            view = buf[:n.value]
+            return view.copy() if copy else view
+
+    def _grow_render(self, h: int, cap: int) -> Tuple[Any, Any]:
+        buf = _np.zeros(cap, dtype=RENDER_ITEM_DTYPE)
+        ptr = ctypes.cast(buf.ctypes.data, _POINTER_RENDER_ITEM)
+        self._render_cache[h] = (buf, ptr)
+        return buf, ptr
+
+    def sample(self, layers: Union[Sequence[Layer], Sequence[int], Any], keypath: str) -> Any:
+        """Presentation values of ``keypath`` for many layers in one C call.
+
+        ``layers``: Layer objects, handles, or a numpy uint64 array of handles (no
+        per-item Python work then). With numpy: a float64 array of shape (n, k), k
+        the key path's component count; without: a list of n tuples.
+        """
+        e = self._p()
+        bkp = encode(keypath)
+        if _np is not None and isinstance(layers, _np.ndarray):
+            harr = _np.ascontiguousarray(layers, dtype=_np.uint64).ravel()
+            hptr = ctypes.cast(harr.ctypes.data, _POINTER_U64)
+            count = int(harr.shape[0])
+        else:
+            hs = [l._handle if isinstance(l, Layer) else int(l) for l in layers]
+            count = len(hs)
+            hptr = (c_uint64 * max(count, 1))(*hs)
+        k = self._sample_components.get(bkp, 16)  # type: ignore[arg-type]
+        n = c_int32()
+        while True:
+            cap = count * k
+            if _np is not None:
+                out = _np.empty(max(cap, 1), dtype=_np.float64)
+                optr = ctypes.cast(out.ctypes.data, _POINTER_DOUBLE)
+            else:
+                out = (c_double * max(cap, 1))()
+                optr = out
+            st = lib.cad_engine_sample(e, hptr, count, bkp, optr, cap, byref(n))
+            if st == ERR_BUFFER_TOO_SMALL and n.value > cap:
+                k = max(1, -(-n.value // max(count, 1)))
+                continue
+            if st:
+                raise_status(st)
+            break
+        total = n.value
+        if count:
+            k = total // count
+            self._sample_components[bkp] = k  # type: ignore[index]
+        elif bkp not in self._sample_components:
+            k = 0
+        if _np is not None:
+            res = out[:total].reshape(count, k)
+            return res.copy() if out.shape[0] > total else res
+        return [tuple(out[i * k:(i + 1) * k]) for i in range(count)]

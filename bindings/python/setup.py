@@ -1,0 +1,36 @@
+"""Build hook: a wheel that carries libcadence is tagged for the platform.
+
+All metadata is in pyproject.toml. When cadence/libcadence.so (or .dylib/.dll)
+exists at build time it is packaged (package-data), and the wheel must then not
+claim to be pure Python: this marks it ``py3-none-<platform>``.
+"""
+import os
+
+from setuptools import setup
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUNDLED = [n for n in ("libcadence.so", "libcadence.dylib", "cadence.dll")
+           if os.path.exists(os.path.join(HERE, "cadence", n))]
+
+cmdclass = {}
+if BUNDLED:
+    try:
+        from setuptools.command.bdist_wheel import bdist_wheel as _bdist_wheel
+    except ImportError:  # setuptools < 70
+        try:
+            from wheel.bdist_wheel import bdist_wheel as _bdist_wheel
+        except ImportError:
+            _bdist_wheel = None
+    if _bdist_wheel is not None:
+        class bdist_wheel(_bdist_wheel):  # noqa: N801 - setuptools command name
+            def finalize_options(self):
+                super().finalize_options()
+                self.root_is_pure = False
+
+            def get_tag(self):
+                _, _, plat = super().get_tag()
+                return "py3", "none", plat
+
+        cmdclass["bdist_wheel"] = bdist_wheel
+
+setup(cmdclass=cmdclass)

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs every test: header drift check, Swift core tests, ABI export check,
+# C tests (gcc and clang, C99 and C++17, install/pkg-config/CMake),
+# Python tests through the installed package, and the reliability checks
+# that fit in CI. Exits non-zero on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+step() { printf '\n==== %s ====\n' "$*"; }
+
+step "set-up"
+scripts/setup.sh
+
+step "header and binding tables are up to date (scripts/gen_header.py --check)"
+python3 scripts/gen_header.py --check
+
+step "build libcadence.so (release)"
+swift build -c release --product cadence 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
+test -f .build/release/libcadence.so
+LIB="$ROOT/.build/release/libcadence.so"
+
+step "exported symbols match the header; library is self-contained"
+python3 scripts/check_abi.py "$LIB"
+
+step "Swift tests"
+swift test 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]|^Test Case .* (started|passed)|^◇|^↳' | tail -n 30
+test "${PIPESTATUS[0]}" -eq 0
+
+step "C tests"
+make -s -C bindings/c test LIBDIR="$ROOT/.build/release" INCDIR="$ROOT/include"
+
+step "Python tests"
+python3 -m pip install -q --disable-pip-version-check --force-reinstall --no-deps ./bindings/python
+( cd /tmp && CADENCE_LIBRARY="$LIB" python3 -m pytest -q "$ROOT/bindings/python/tests" )
+
+if [ -x scripts/reliability.sh ]; then
+  step "reliability (fast set)"
+  scripts/reliability.sh --ci
+fi
+
+printf '\nall tests passed\n'
