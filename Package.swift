@@ -22,6 +22,12 @@ let package = Package(
                 .product(name: "RealModule", package: "swift-numerics"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
+            ],
+            swiftSettings: [
+                // The engine is serialised by its owner (the C layer's lock); dynamic
+                // exclusivity checks on its class properties cost more than the work
+                // of the frame loop. Static checks still apply.
+                .unsafeFlags(["-enforce-exclusivity=unchecked"]),
             ]
         ),
         // `@c` exports only: validate, convert, call the core, map errors.

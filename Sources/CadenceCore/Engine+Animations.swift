@@ -16,13 +16,13 @@ extension Engine {
 
     // MARK: descriptions (cad_anim handles)
 
-    public mutating func createAnimation(kind: AnimationKind, keyPath: String?) throws(CadenceError) -> UInt64 {
+    public func createAnimation(kind: AnimationKind, keyPath: String?) throws(CadenceError) -> UInt64 {
         let spec = try AnimationSpec(kind: kind, keyPath: keyPath)
         return try storeSpec(spec)
     }
 
     /// Stores a description and returns its handle.
-    public mutating func storeSpec(_ spec: AnimationSpec) throws(CadenceError) -> UInt64 {
+    public func storeSpec(_ spec: AnimationSpec) throws(CadenceError) -> UInt64 {
         let idx: Int
         if let f = freeSpecs.popLast() {
             idx = Int(f)
@@ -36,7 +36,7 @@ extension Engine {
         return ObjectID.make(type: 2, salt: salt, gen: specGen[idx], index: idx)
     }
 
-    public mutating func destroyAnimation(_ id: UInt64) throws(CadenceError) {
+    public func destroyAnimation(_ id: UInt64) throws(CadenceError) {
         if let (i, g) = ObjectID.decode(id, type: 2, salt: salt), i < specs.count, specGen[i] == g, specs[i] != nil {
             specs[i] = nil
             specGen[i] = ObjectID.nextGeneration(specGen[i])
@@ -80,7 +80,7 @@ extension Engine {
     }
 
     /// Mutates a description in place; read-only handles give `invalidState`.
-    public mutating func modifyAnimation<R>(_ id: UInt64, _ body: (inout AnimationSpec) throws(CadenceError) -> R) throws(CadenceError) -> R {
+    public func modifyAnimation<R>(_ id: UInt64, _ body: (inout AnimationSpec) throws(CadenceError) -> R) throws(CadenceError) -> R {
         guard let i = specIndex(id) else {
             if instanceIndex(id) != nil {
                 throw .invalidState("animation \(Engine.hex(id)) is attached to a layer and read-only; change the original and add it again")
@@ -96,7 +96,7 @@ extension Engine {
         return r
     }
 
-    public mutating func setChildren(_ group: UInt64, _ children: [UInt64]) throws(CadenceError) {
+    public func setChildren(_ group: UInt64, _ children: [UInt64]) throws(CadenceError) {
         var copies: [AnimationSpec] = []
         copies.reserveCapacity(children.count)
         for (k, c) in children.enumerated() {
@@ -240,20 +240,20 @@ extension Engine {
     // MARK: attach
 
     /// Adds a copy of an animation to a layer under `key` (SEMANTICS.md §3.4, §5.3).
-    public mutating func addAnimation(layer layerID: UInt64, animation: UInt64, key: String?) throws(CadenceError) {
+    public func addAnimation(layer layerID: UInt64, animation: UInt64, key: String?) throws(CadenceError) {
         let l = try requireLayer(layerID)
         let spec = try animationSpec(animation)
         try attach(layer: l, spec: spec, key: key, captured: nil)
     }
 
     /// Adds a description directly (used by actions and the Swift API).
-    public mutating func addAnimation(layer layerID: UInt64, spec: AnimationSpec, key: String?) throws(CadenceError) {
+    public func addAnimation(layer layerID: UInt64, spec: AnimationSpec, key: String?) throws(CadenceError) {
         let l = try requireLayer(layerID)
         try attach(layer: l, spec: spec, key: key, captured: nil)
     }
 
     @discardableResult
-    mutating func attach(layer l: Int, spec: AnimationSpec, key rawKey: String?, captured: ValueBuffer?,
+    func attach(layer l: Int, spec: AnimationSpec, key rawKey: String?, captured: ValueBuffer?,
                          defaultDuration: Double = 0.25, delay: Double = 0, register: Bool = true) throws(CadenceError) -> Int {
         try spec.validateForAdd()
         var compiled = try compile(spec, defaultDuration: defaultDuration)
@@ -324,6 +324,7 @@ extension Engine {
             tx.awaiting.append(Int32(i))
         }
         if register { registerWithTransaction(i) }
+        updateSimple(l)
         markPresDirty(l)
         return i
     }
@@ -333,7 +334,7 @@ extension Engine {
     }
 
     /// Allocates slots for a compiled animation and its children.
-    mutating func materialize(_ c: CompiledAnimation, layer l: Int, group: Int) -> Int {
+    func materialize(_ c: CompiledAnimation, layer l: Int, group: Int) -> Int {
         let i = inst.allocate()!   // capacity checked by the caller
         let gen = inst.items[i].generation
         inst.items[i] = c.item
@@ -376,7 +377,7 @@ extension Engine {
 
     /// Detaches a top-level instance. Emits stop(finished: false) unless it
     /// already reported its stop.
-    mutating func removeInstance(_ i: Int, reason: StopReason) {
+    func removeInstance(_ i: Int, reason: StopReason) {
         let l = Int(inst.items[i].layer)
         if !inst.items[i].finished {
             inst.items[i].finished = true
@@ -407,6 +408,7 @@ extension Engine {
         }
         layers[l].animMask = m
         resetFromModel(l, mask: oldMask & ~m)
+        updateSimple(l)
         if layers[l].animCount == 0 {
             let slot = Int(layers[l].animatedSlot)
             let lastLayer = animatedLayers.removeLast()
@@ -419,7 +421,7 @@ extension Engine {
         markPresDirty(l)
     }
 
-    mutating func releaseTree(_ i: Int) {
+    func releaseTree(_ i: Int) {
         var c = inst.items[i].firstChild
         while c >= 0 {
             let n = inst.items[Int(c)].next
@@ -442,13 +444,13 @@ extension Engine {
         return m
     }
 
-    mutating func removeAllInstances(layer l: Int, reason: StopReason) {
+    func removeAllInstances(layer l: Int, reason: StopReason) {
         while layers[l].firstAnim >= 0 {
             removeInstance(Int(layers[l].firstAnim), reason: reason)
         }
     }
 
-    public mutating func removeAnimation(layer layerID: UInt64, key: String) throws(CadenceError) {
+    public func removeAnimation(layer layerID: UInt64, key: String) throws(CadenceError) {
         let l = try requireLayer(layerID)
         guard let i = findInstance(layer: l, key: key) else {
             throw .notFound("no animation with key \"\(key)\" on layer \(Engine.hex(layerID))")
@@ -456,7 +458,7 @@ extension Engine {
         removeInstance(i, reason: .removed)
     }
 
-    public mutating func removeAllAnimations(layer layerID: UInt64) throws(CadenceError) {
+    public func removeAllAnimations(layer layerID: UInt64) throws(CadenceError) {
         let l = try requireLayer(layerID)
         removeAllInstances(layer: l, reason: .removed)
     }

@@ -20,29 +20,87 @@ extension Engine {
     /// Recomputes a layer's presentation at `now`: model values, then every
     /// attached animation in add order (SEMANTICS.md §5.2). With `events`, also
     /// reports starts and stops and queues finished animations for removal.
-    mutating func evaluateLayer(_ l: Int, events: Bool) {
+    func evaluateLayer(_ l: Int, events: Bool) {
+        let si = Int(layers[l].simple)
+        if si >= 0 && !inst.items[si].awaitingCommit {
+            evaluateSimple(l, si, events: events)
+            return
+        }
         let tLayer = localTime(l, global: now)
         let mask = layers[l].animMask
         copyModelToPres(l, mask: mask)
-        var acc = LayerAccum()
+        // The accumulator is engine scratch (evaluation never nests), so its
+        // large decomposition fields are not re-initialised per layer.
+        accum.xf.decomposed = false
+        accum.sxf.decomposed = false
         var i = layers[l].firstAnim
         while i >= 0 {
             let next = inst.items[Int(i)].next
-            evaluateInstance(Int(i), layer: l, parentTime: tLayer, topLevel: true, events: events, acc: &acc)
+            evaluateInstance(Int(i), layer: l, parentTime: tLayer, topLevel: true, events: events, acc: &accum)
             i = next
         }
         let base = l * LayerProperty.stride
-        if acc.xf.decomposed { Engine.store(Transform3D(acc.xf.comps), &pres, base + Engine.transformBase) }
-        if acc.sxf.decomposed { Engine.store(Transform3D(acc.sxf.comps), &pres, base + Engine.sublayerBase) }
+        if accum.xf.decomposed { Engine.store(Transform3D(accum.xf.comps), &pres, base + Engine.transformBase) }
+        if accum.sxf.decomposed { Engine.store(Transform3D(accum.sxf.comps), &pres, base + Engine.sublayerBase) }
         layers[l].presDirty = false
+        if mask & Engine.transformBits != 0 { updateIdentityFlags(l) }
         if mask & LayerProperty.geometryMask != 0 || layers[l].transition >= 0 { layers[l].geomDirty = true }
-        if mask & ~LayerProperty.geometryMask != 0 || mask & LayerProperty.bounds.bit != 0 {
-            refreshVisualCache(l)
+        let visual = mask & (~LayerProperty.geometryMask | LayerProperty.bounds.bit)
+        if visual != 0 { refreshVisualCache(l, mask: visual) }
+    }
+
+    /// The fast path of `evaluateLayer` for a layer whose only animation is a
+    /// plain from/to basic or spring animation on ordinary components.
+    @inline(__always)
+    func evaluateSimple(_ l: Int, _ i: Int, events: Bool) {
+        let tp = localTime(l, global: now)
+        let s = inst.items[i].timing.sample(parentTime: tp)
+        if events && (!inst.items[i].started || (s.phase == .after && !inst.items[i].finished)) {
+            updateEvents(i, s, layer: l)
+        }
+        guard case let .block(off, c) = inst.items[i].access else { return }
+        let base = l &* LayerProperty.stride &+ off
+        let effect = s.hasEffect && !(s.phase == .after && inst.items[i].removedOnCompletion)
+        if effect {
+            let e: Double
+            if inst.items[i].kind == .spring {
+                e = inst.extras[i].spring?.progress(at: s.cycleTime) ?? 1
+            } else {
+                e = inst.items[i].linearCurve ? s.progress : inst.curves[i].evaluate(s.progress)
+            }
+            let vb = i &* InstanceStore.valueStride
+            for k in 0..<c {
+                let a = inst.values[vb &+ k]
+                let v = a + (inst.values[vb &+ c &+ k] - a) * e
+                pres[base &+ k] = v.isFinite ? v : (v.isNaN ? model[base &+ k] : (v > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude))
+            }
+        } else {
+            for k in 0..<c { pres[base &+ k] = model[base &+ k] }
+        }
+        layers[l].presDirty = false
+        let bit = UInt32(1) << UInt32(inst.items[i].prop)
+        if bit & LayerProperty.geometryMask != 0 {
+            layers[l].geomDirty = true
+            if bit == LayerProperty.bounds.bit { refreshVisualCache(l, mask: bit) }
+        } else {
+            refreshVisualCache(l, mask: bit)
         }
     }
 
+    /// Recomputes whether a layer qualifies for `evaluateSimple`.
+    func updateSimple(_ l: Int) {
+        layers[l].simple = -1
+        guard layers[l].animCount == 1, layers[l].firstAnim >= 0 else { return }
+        let i = Int(layers[l].firstAnim)
+        let it = inst.items[i]
+        guard it.kind == .basic || it.kind == .spring, it.mode == .fromTo, it.interp == .linear,
+              !it.additive, !it.cumulative, it.group < 0, it.prop >= 0 else { return }
+        guard case let .block(off, _) = it.access, off < Engine.transformBase || off >= Engine.sublayerBase + 16 else { return }
+        layers[l].simple = Int32(i)
+    }
+
     @inline(__always)
-    mutating func copyModelToPres(_ l: Int, mask: UInt32) {
+    func copyModelToPres(_ l: Int, mask: UInt32) {
         let base = l * LayerProperty.stride
         var m = mask
         while m != 0 {
@@ -59,30 +117,32 @@ extension Engine {
 
     // MARK: one animation
 
-    mutating func evaluateInstance(_ i: Int, layer l: Int, parentTime tp: Double, topLevel: Bool, events: Bool, acc: inout LayerAccum) {
-        let it = inst.items[i]
-        let s = it.timing.sample(parentTime: it.awaitingCommit ? it.timing.beginTime : tp)
-        if topLevel && events && !it.awaitingCommit {
+    func evaluateInstance(_ i: Int, layer l: Int, parentTime tp: Double, topLevel: Bool, events: Bool, acc: inout LayerAccum) {
+        // Fields are read in place (no copy of the instance record).
+        let awaiting = inst.items[i].awaitingCommit
+        let s = inst.items[i].timing.sample(parentTime: awaiting ? inst.items[i].timing.beginTime : tp)
+        if topLevel && events && !awaiting {
             updateEvents(i, s, layer: l)
         }
         var effect = s.hasEffect
-        if topLevel && s.phase == .after && it.removedOnCompletion { effect = false }
-        if it.kind == .transition {
+        if topLevel && s.phase == .after && inst.items[i].removedOnCompletion { effect = false }
+        let kind = inst.items[i].kind
+        if kind == .transition {
             inst.extras[i].transition?.visible = effect
         }
         guard effect else { return }
-        let e = it.linearCurve ? s.progress : inst.curves[i].evaluate(s.progress)
-        switch it.kind {
+        let e = inst.items[i].linearCurve ? s.progress : inst.curves[i].evaluate(s.progress)
+        switch kind {
         case .basic:
-            applyBasic(i, it, layer: l, progress: e, iteration: s.iteration, acc: &acc)
+            applyBasic(i, layer: l, progress: e, iteration: s.iteration, acc: &acc)
         case .spring:
             let sp = inst.extras[i].spring?.progress(at: s.cycleTime) ?? 1
-            applyBasic(i, it, layer: l, progress: sp, iteration: s.iteration, acc: &acc)
+            applyBasic(i, layer: l, progress: sp, iteration: s.iteration, acc: &acc)
         case .keyframe:
-            applyKeyframe(i, it, layer: l, progress: e, iteration: s.iteration, acc: &acc)
+            applyKeyframe(i, layer: l, progress: e, iteration: s.iteration, acc: &acc)
         case .group:
-            let childTime = e * it.timing.simpleDuration
-            var c = it.firstChild
+            let childTime = e * inst.items[i].timing.simpleDuration
+            var c = inst.items[i].firstChild
             while c >= 0 {
                 let next = inst.items[Int(c)].next
                 evaluateInstance(Int(c), layer: l, parentTime: childTime, topLevel: false, events: false, acc: &acc)
@@ -96,7 +156,9 @@ extension Engine {
     }
 
     /// Start and stop events (SEMANTICS.md §11).
-    mutating func updateEvents(_ i: Int, _ s: TimingSample, layer l: Int) {
+    func updateEvents(_ i: Int, _ s: TimingSample, layer l: Int) {
+        if inst.items[i].started && inst.items[i].finished { return }
+        if inst.items[i].started && s.phase != .after { return }
         let it = inst.items[i]
         if !it.started && (s.activeTime >= 0 || it.timing.fillMode.fillsBackwards) {
             inst.items[i].started = true
@@ -127,7 +189,7 @@ extension Engine {
     // MARK: reading and writing the composed value
 
     @inline(__always)
-    mutating func flushTransform(_ l: Int, _ tb: Int, _ acc: inout LayerAccum) {
+    func flushTransform(_ l: Int, _ tb: Int, _ acc: inout LayerAccum) {
         let base = l * LayerProperty.stride
         if tb == Engine.transformBase {
             if acc.xf.decomposed {
@@ -141,7 +203,7 @@ extension Engine {
     }
 
     @inline(__always)
-    mutating func decomposeTransform(_ l: Int, _ tb: Int, _ acc: inout LayerAccum) {
+    func decomposeTransform(_ l: Int, _ tb: Int, _ acc: inout LayerAccum) {
         let base = l * LayerProperty.stride
         if tb == Engine.transformBase {
             if !acc.xf.decomposed {
@@ -159,7 +221,7 @@ extension Engine {
     /// The underlying value at an animation's target (§5.1): the model composed
     /// with the animations before it.
     @inline(__always)
-    mutating func underlying(_ l: Int, _ access: KeyPathAccess, _ n: Int, _ acc: inout LayerAccum) -> ValueBuffer {
+    func underlying(_ l: Int, _ access: KeyPathAccess, _ n: Int, _ acc: inout LayerAccum) -> ValueBuffer {
         var v = ValueBuffer(count: n)
         let base = l * LayerProperty.stride
         switch access {
@@ -182,7 +244,7 @@ extension Engine {
     /// Writes a composed value; non-finite components never reach the
     /// presentation (NaN keeps the underlying component, ±inf saturates).
     @inline(__always)
-    mutating func writeComposed(_ l: Int, _ access: KeyPathAccess, _ value: ValueBuffer, underlying u: ValueBuffer, _ acc: inout LayerAccum) {
+    func writeComposed(_ l: Int, _ access: KeyPathAccess, _ value: ValueBuffer, underlying u: ValueBuffer, _ acc: inout LayerAccum) {
         var v = value
         for k in 0..<v.count where !v[k].isFinite {
             v[k] = v[k].isNaN ? u[k] : (v[k] > 0 ? Double.greatestFiniteMagnitude : -Double.greatestFiniteMagnitude)
@@ -299,7 +361,26 @@ extension Engine {
     // MARK: basic and spring
 
     @inline(__always)
-    mutating func applyBasic(_ i: Int, _ it: Instance, layer l: Int, progress e: Double, iteration: Double, acc: inout LayerAccum) {
+    func applyBasic(_ i: Int, layer l: Int, progress e: Double, iteration: Double, acc: inout LayerAccum) {
+        // Fast path: from/to on plain components (position, opacity, colours...).
+        if inst.items[i].mode == .fromTo && inst.items[i].interp == .linear && !inst.items[i].additive && !inst.items[i].cumulative,
+           case let .block(off, c) = inst.items[i].access,
+           off < Engine.transformBase || off >= Engine.sublayerBase + 16 {
+            let base = l * LayerProperty.stride + off
+            let vb = i * InstanceStore.valueStride
+            for k in 0..<c {
+                let a = inst.values[vb + k]
+                let b = inst.values[vb + c + k]
+                let v = a + (b - a) * e
+                if v.isFinite {
+                    pres[base + k] = v
+                } else if !v.isNaN {
+                    pres[base + k] = v > 0 ? Double.greatestFiniteMagnitude : -Double.greatestFiniteMagnitude
+                }
+            }
+            return
+        }
+        let it = inst.items[i]
         let n = Int(it.components)
         let interp = it.interp
         let u = underlying(l, it.access, n, &acc)
@@ -333,7 +414,8 @@ extension Engine {
 
     // MARK: keyframes and paths
 
-    mutating func applyKeyframe(_ i: Int, _ it: Instance, layer l: Int, progress e: Double, iteration: Double, acc: inout LayerAccum) {
+    func applyKeyframe(_ i: Int, layer l: Int, progress e: Double, iteration: Double, acc: inout LayerAccum) {
+        let it = inst.items[i]
         let n = Int(it.components)
         let interp = it.interp
         let u = underlying(l, it.access, n, &acc)
@@ -407,7 +489,7 @@ extension Engine {
     /// Advances the engine to `t` (SEMANTICS.md §3, §11): every animated layer is
     /// evaluated, finished animations report and are removed, and events are
     /// queued in order.
-    public mutating func tick(_ t: Double) throws(CadenceError) {
+    public func tick(_ t: Double) throws(CadenceError) {
         guard t.isFinite else { throw .invalidArgument("now must be a finite number of seconds (got \(t))") }
         guard t >= now else { throw .invalidArgument("now (\(t)) must not be earlier than the previous tick's now (\(now))") }
         previousNow = now

@@ -27,7 +27,7 @@ extension Engine {
     }
 
     /// The presentation value at a key path at the engine's `now`.
-    public mutating func presentation(layer id: UInt64, _ t: KeyPathTarget) throws(CadenceError) -> ValueBuffer {
+    public func presentation(layer id: UInt64, _ t: KeyPathTarget) throws(CadenceError) -> ValueBuffer {
         let l = try requireLayer(id)
         ensurePresentation(l)
         return read(pres, contents: presContents[l], layer: l, t)
@@ -38,11 +38,11 @@ extension Engine {
         try get(layer: id, Engine.target(keyPath)).array
     }
 
-    public mutating func presentation(layer id: UInt64, _ keyPath: String) throws(CadenceError) -> [Double] {
+    public func presentation(layer id: UInt64, _ keyPath: String) throws(CadenceError) -> [Double] {
         try presentation(layer: id, Engine.target(keyPath)).array
     }
 
-    public mutating func set(layer id: UInt64, _ keyPath: String, _ values: [Double]) throws(CadenceError) {
+    public func set(layer id: UInt64, _ keyPath: String, _ values: [Double]) throws(CadenceError) {
         try set(layer: id, Engine.target(keyPath), ValueBuffer(values), count: values.count)
     }
 
@@ -53,16 +53,28 @@ extension Engine {
         return t
     }
 
+    /// The transform stored at `o` in a property block.
     @inline(__always)
     static func matrix(_ b: [Double], _ o: Int) -> Transform3D {
-        var m = Transform3D.identity
-        for k in 0..<16 { m[k] = b[o + k] }
-        return m
+        Transform3D(SIMD4(b[o], b[o + 1], b[o + 2], b[o + 3]), SIMD4(b[o + 4], b[o + 5], b[o + 6], b[o + 7]),
+                    SIMD4(b[o + 8], b[o + 9], b[o + 10], b[o + 11]), SIMD4(b[o + 12], b[o + 13], b[o + 14], b[o + 15]))
     }
 
     @inline(__always)
     static func store(_ m: Transform3D, _ b: inout [Double], _ o: Int) {
-        for k in 0..<16 { b[o + k] = m[k] }
+        b[o] = m.r1.x; b[o + 1] = m.r1.y; b[o + 2] = m.r1.z; b[o + 3] = m.r1.w
+        b[o + 4] = m.r2.x; b[o + 5] = m.r2.y; b[o + 6] = m.r2.z; b[o + 7] = m.r2.w
+        b[o + 8] = m.r3.x; b[o + 9] = m.r3.y; b[o + 10] = m.r3.z; b[o + 11] = m.r3.w
+        b[o + 12] = m.r4.x; b[o + 13] = m.r4.y; b[o + 14] = m.r4.z; b[o + 15] = m.r4.w
+    }
+
+    /// True when the 16 doubles at `o` are the identity matrix.
+    @inline(__always)
+    static func isIdentity(_ b: [Double], _ o: Int) -> Bool {
+        b[o] == 1 && b[o + 5] == 1 && b[o + 10] == 1 && b[o + 15] == 1 &&
+            b[o + 1] == 0 && b[o + 2] == 0 && b[o + 3] == 0 && b[o + 4] == 0 &&
+            b[o + 6] == 0 && b[o + 7] == 0 && b[o + 8] == 0 && b[o + 9] == 0 &&
+            b[o + 11] == 0 && b[o + 12] == 0 && b[o + 13] == 0 && b[o + 14] == 0
     }
 
     /// The frame rectangle (SEMANTICS.md §2.1): with identity transform
@@ -95,7 +107,7 @@ extension Engine {
 
     /// Sets a model value (SEMANTICS.md §2) and runs the key's action (§10).
     /// `count` is the number of components the caller passed.
-    public mutating func set(layer id: UInt64, _ t: KeyPathTarget, _ v: ValueBuffer, count: Int) throws(CadenceError) {
+    public func set(layer id: UInt64, _ t: KeyPathTarget, _ v: ValueBuffer, count: Int) throws(CadenceError) {
         let l = try requireLayer(id)
         guard count == t.components else {
             throw .typeMismatch("\"\(t.name)\" is a \(t.kind.name) of \(t.components) component(s); got \(count)")
@@ -145,7 +157,7 @@ extension Engine {
     }
 
     /// Writes the model, updates the presentation and runs the action.
-    mutating func setValue(_ l: Int, _ t: KeyPathTarget, _ v: ValueBuffer, actionKey: String) throws(CadenceError) {
+    func setValue(_ l: Int, _ t: KeyPathTarget, _ v: ValueBuffer, actionKey: String) throws(CadenceError) {
         guard let prop = t.property else { return }
         let plan = t.animatable ? actionPlan(l, key: actionKey) : .none
         var captured: ValueBuffer?
@@ -178,7 +190,7 @@ extension Engine {
         }
     }
 
-    mutating func writeModel(_ l: Int, _ t: KeyPathTarget, _ v: ValueBuffer, _ prop: LayerProperty) {
+    func writeModel(_ l: Int, _ t: KeyPathTarget, _ v: ValueBuffer, _ prop: LayerProperty) {
         let base = l * LayerProperty.stride
         switch t.access {
         case let .block(off, n):
@@ -195,7 +207,7 @@ extension Engine {
 
     /// After a model write: properties no animation touches are copied to the
     /// presentation at once; animated ones are recomputed lazily.
-    mutating func modelChanged(_ l: Int, _ prop: LayerProperty) {
+    func modelChanged(_ l: Int, _ prop: LayerProperty) {
         if layers[l].animMask & prop.bit != 0 {
             markPresDirty(l)
         } else {
@@ -204,7 +216,7 @@ extension Engine {
     }
 
     /// Copies the given properties from model to presentation and refreshes caches.
-    mutating func resetFromModel(_ l: Int, mask: UInt32) {
+    func resetFromModel(_ l: Int, mask: UInt32) {
         guard mask != 0 else { return }
         let base = l * LayerProperty.stride
         var m = mask
@@ -220,11 +232,22 @@ extension Engine {
             }
         }
         if mask & LayerProperty.geometryMask != 0 { layers[l].geomDirty = true }
+        if mask & Engine.transformBits != 0 { updateIdentityFlags(l) }
         refreshVisualCache(l)
     }
 
+    static let transformBits = LayerProperty.transform.bit | LayerProperty.sublayerTransform.bit
+
+    /// Recomputes the identity flags of a layer's presentation transforms.
     @inline(__always)
-    mutating func markPresDirty(_ l: Int) {
+    func updateIdentityFlags(_ l: Int) {
+        let b = l &* LayerProperty.stride
+        layers[l].presTransformIdentity = Engine.isIdentity(pres, b &+ Engine.transformBase)
+        layers[l].presSublayerIdentity = Engine.isIdentity(pres, b &+ Engine.sublayerBase)
+    }
+
+    @inline(__always)
+    func markPresDirty(_ l: Int) {
         if !layers[l].presDirty {
             layers[l].presDirty = true
             dirtyLayers.append(Int32(l))
@@ -233,11 +256,11 @@ extension Engine {
 
     /// Recomputes a layer's presentation if something changed since the last evaluation.
     @inline(__always)
-    mutating func ensurePresentation(_ l: Int) {
+    func ensurePresentation(_ l: Int) {
         if layers[l].presDirty { evaluateLayer(l, events: false) }
     }
 
-    mutating func ensureAllPresentations() {
+    func ensureAllPresentations() {
         var k = 0
         while k < dirtyLayers.count {
             let l = Int(dirtyLayers[k])
@@ -269,11 +292,11 @@ extension Engine {
         modelContents[try requireLayer(id)]
     }
 
-    public mutating func setContents(layer id: UInt64, _ c: UInt64) throws(CadenceError) {
+    public func setContents(layer id: UInt64, _ c: UInt64) throws(CadenceError) {
         try setContents(layer: try requireLayer(id), c)
     }
 
-    mutating func setContents(layer l: Int, _ c: UInt64) throws(CadenceError) {
+    func setContents(layer l: Int, _ c: UInt64) throws(CadenceError) {
         let t = KeyPathTarget.lookup("contents")!
         let plan = actionPlan(l, key: "contents")
         switch plan {
@@ -305,13 +328,13 @@ extension Engine {
 
     // MARK: actions
 
-    public mutating func setActionsEnabled(layer id: UInt64, _ on: Bool) throws(CadenceError) {
+    public func setActionsEnabled(layer id: UInt64, _ on: Bool) throws(CadenceError) {
         layers[try requireLayer(id)].actionsEnabled = on
     }
 
     /// Sets the action for `key`: an animation (copied now, copied again each
     /// time it runs) or nil for "no action".
-    public mutating func setAction(layer id: UInt64, key: String, animation: UInt64) throws(CadenceError) {
+    public func setAction(layer id: UInt64, key: String, animation: UInt64) throws(CadenceError) {
         let l = try requireLayer(id)
         guard !key.isEmpty else { throw .invalidArgument("key must be a non-empty string") }
         var spec: AnimationSpec?
@@ -324,7 +347,7 @@ extension Engine {
         }
     }
 
-    public mutating func clearAction(layer id: UInt64, key: String) throws(CadenceError) {
+    public func clearAction(layer id: UInt64, key: String) throws(CadenceError) {
         let l = try requireLayer(id)
         guard !key.isEmpty else { throw .invalidArgument("key must be a non-empty string") }
         actions[l].removeAll { $0.key == key }

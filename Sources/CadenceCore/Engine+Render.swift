@@ -1,4 +1,18 @@
-/// An entry of the render traversal stack.
+/// A layer whose sublayers the render traversal is walking.
+struct RenderFrame {
+    var layer: Int32
+    var next: Int32
+    var outIndex: Int32
+    var childFlags: UInt8
+    /// A reveal transition whose outgoing picture is drawn after the subtree.
+    var outgoing: Int32
+    var outgoingParent: Int32
+    /// World matrix and accumulated opacity handed to the sublayers.
+    var world: Transform3D
+    var opacity: Double
+}
+
+/// Flags of the render traversal.
 struct TraversalEntry {
     var layer: Int32
     var parentOut: Int32
@@ -15,24 +29,34 @@ extension Engine {
 
     /// Refreshes the render-item fields that come from the layer's own
     /// presentation values (everything but identity, parent, world and world opacity).
-    mutating func refreshVisualCache(_ l: Int) {
-        let b = l * LayerProperty.stride
-        var flags: Int32 = 0
-        if pres[b + LayerProperty.masksToBounds.offset] != 0 { flags |= RenderItem.masksToBounds }
-        if pres[b + LayerProperty.doubleSided.offset] != 0 { flags |= RenderItem.doubleSided }
-        cache[l].flags = flags
-        cache[l].bounds = float4(pres, b + LayerProperty.bounds.offset)
-        cache[l].opacity = clamp01(pres[b + LayerProperty.opacity.offset])
-        cache[l].backgroundColor = color4(pres, b + LayerProperty.backgroundColor.offset)
-        cache[l].borderColor = color4(pres, b + LayerProperty.borderColor.offset)
-        cache[l].shadowColor = color4(pres, b + LayerProperty.shadowColor.offset)
-        cache[l].borderWidth = Float(pres[b + LayerProperty.borderWidth.offset])
-        cache[l].cornerRadius = Float(pres[b + LayerProperty.cornerRadius.offset])
-        cache[l].shadowOpacity = clamp01(pres[b + LayerProperty.shadowOpacity.offset])
-        cache[l].shadowRadius = Float(pres[b + LayerProperty.shadowRadius.offset])
-        cache[l].shadowOffset = (Float(pres[b + LayerProperty.shadowOffset.offset]), Float(pres[b + LayerProperty.shadowOffset.offset + 1]))
-        cache[l].contentsRect = float4(pres, b + LayerProperty.contentsRect.offset)
-        cache[l].contents = presContents[l]
+    func refreshVisualCache(_ l: Int) {
+        refreshVisualCache(l, mask: ~0)
+    }
+
+    /// Refreshes only the render-item fields of the properties in `mask`.
+    @inline(__always)
+    func refreshVisualCache(_ l: Int, mask: UInt32) {
+        let b = l &* LayerProperty.stride
+        if mask & (LayerProperty.masksToBounds.bit | LayerProperty.doubleSided.bit) != 0 {
+            var flags: Int32 = 0
+            if pres[b &+ LayerProperty.masksToBounds.offset] != 0 { flags |= RenderItem.masksToBounds }
+            if pres[b &+ LayerProperty.doubleSided.offset] != 0 { flags |= RenderItem.doubleSided }
+            cache[l].flags = flags
+        }
+        if mask & LayerProperty.bounds.bit != 0 { cache[l].bounds = float4(pres, b &+ LayerProperty.bounds.offset) }
+        if mask & LayerProperty.opacity.bit != 0 { cache[l].opacity = clamp01(pres[b &+ LayerProperty.opacity.offset]) }
+        if mask & LayerProperty.backgroundColor.bit != 0 { cache[l].backgroundColor = color4(pres, b &+ LayerProperty.backgroundColor.offset) }
+        if mask & LayerProperty.borderColor.bit != 0 { cache[l].borderColor = color4(pres, b &+ LayerProperty.borderColor.offset) }
+        if mask & LayerProperty.shadowColor.bit != 0 { cache[l].shadowColor = color4(pres, b &+ LayerProperty.shadowColor.offset) }
+        if mask & LayerProperty.borderWidth.bit != 0 { cache[l].borderWidth = Float(pres[b &+ LayerProperty.borderWidth.offset]) }
+        if mask & LayerProperty.cornerRadius.bit != 0 { cache[l].cornerRadius = Float(pres[b &+ LayerProperty.cornerRadius.offset]) }
+        if mask & LayerProperty.shadowOpacity.bit != 0 { cache[l].shadowOpacity = clamp01(pres[b &+ LayerProperty.shadowOpacity.offset]) }
+        if mask & LayerProperty.shadowRadius.bit != 0 { cache[l].shadowRadius = Float(pres[b &+ LayerProperty.shadowRadius.offset]) }
+        if mask & LayerProperty.shadowOffset.bit != 0 {
+            cache[l].shadowOffset = (Float(pres[b &+ LayerProperty.shadowOffset.offset]), Float(pres[b &+ LayerProperty.shadowOffset.offset &+ 1]))
+        }
+        if mask & LayerProperty.contentsRect.bit != 0 { cache[l].contentsRect = float4(pres, b &+ LayerProperty.contentsRect.offset) }
+        if mask & LayerProperty.contents.bit != 0 { cache[l].contents = presContents[l] }
     }
 
     // MARK: matrices (SEMANTICS.md §2.2)
@@ -46,17 +70,17 @@ extension Engine {
         let ox = pres[b + 6] + ax * pres[b + 8]
         let oy = pres[b + 7] + ay * pres[b + 9]
         var m: Transform3D
-        let t = Engine.matrix(pres, b + Engine.transformBase)
-        if t.isIdentity {
+        if layers[l].presTransformIdentity {
             m = .translation(px - ox, py - oy, pz)
         } else {
+            let t = Engine.matrix(pres, b + Engine.transformBase)
             m = .translation(-ox, -oy, -az) * t * .translation(px, py, pz + az)
         }
         let p = Int(layers[l].parent)
         if p >= 0 {
             let pb = p * LayerProperty.stride
-            let s = Engine.matrix(pres, pb + Engine.sublayerBase)
-            if !s.isIdentity {
+            if !layers[p].presSublayerIdentity {
+                let s = Engine.matrix(pres, pb + Engine.sublayerBase)
                 let qx = pres[pb + 6] + pres[pb + 3] * pres[pb + 8]
                 let qy = pres[pb + 7] + pres[pb + 4] * pres[pb + 9]
                 let qz = pres[pb + 5]
@@ -66,8 +90,24 @@ extension Engine {
         return m
     }
 
+    /// `local(L) * parentWorld`, with a fast path for the common case of a
+    /// layer whose local matrix is a translation (identity transform, no
+    /// sublayerTransform above it): only the fourth row changes.
+    @inline(__always)
+    func worldMatrix(_ l: Int, parentWorld pw: Transform3D) -> Transform3D {
+        let b = l &* LayerProperty.stride
+        let p = Int(layers[l].parent)
+        if layers[l].presTransformIdentity && (p < 0 || layers[p].presSublayerIdentity) {
+            let tx = pres[b] - (pres[b &+ 6] + pres[b &+ 3] * pres[b &+ 8])
+            let ty = pres[b &+ 1] - (pres[b &+ 7] + pres[b &+ 4] * pres[b &+ 9])
+            let tz = pres[b &+ 2]
+            return Transform3D(pw.r1, pw.r2, pw.r3, tx * pw.r1 + ty * pw.r2 + tz * pw.r3 + pw.r4)
+        }
+        return localMatrix(l) * pw
+    }
+
     /// World matrix computed from scratch along the ancestor chain.
-    mutating func worldFromScratch(_ l: Int) -> Transform3D {
+    func worldFromScratch(_ l: Int) -> Transform3D {
         scratchChain.removeAll(keepingCapacity: true)
         var x = l
         while x >= 0 && scratchChain.count <= layers.count {
@@ -91,7 +131,7 @@ extension Engine {
     /// A layer whose parent time is still before its beginTime is not drawn
     /// unless it fills backwards (SEMANTICS.md §3.1).
     @inline(__always)
-    mutating func notYetBegun(_ l: Int) -> Bool {
+    func notYetBegun(_ l: Int) -> Bool {
         if layers[l].timeIdentity { return false }
         let tm = layers[l].timing
         guard tm.beginTime != 0, !tm.fillMode.fillsBackwards else { return false }
@@ -103,7 +143,7 @@ extension Engine {
     // MARK: transitions
 
     /// Freezes the presentation of a layer's subtree (the outgoing picture).
-    mutating func snapshot(_ root: Int) -> [SnapshotItem] {
+    func snapshot(_ root: Int) -> [SnapshotItem] {
         ensureAllPresentations()
         var out: [SnapshotItem] = []
         var stack: [(Int32, Int32)] = [(Int32(root), -1)]
@@ -152,13 +192,13 @@ extension Engine {
     // MARK: render list
 
     /// Items the render list of `root` needs (exact).
-    public mutating func renderListCount(root rootID: UInt64) throws(CadenceError) -> Int {
+    public func renderListCount(root rootID: UInt64) throws(CadenceError) -> Int {
         let r = try requireLayer(rootID, "root")
         ensureAllPresentations()
         return countItems(r)
     }
 
-    mutating func countItems(_ r: Int) -> Int {
+    func countItems(_ r: Int) -> Int {
         var n = 0
         scratchStack.removeAll(keepingCapacity: true)
         scratchStack.append(Int32(r))
@@ -179,7 +219,7 @@ extension Engine {
     /// depth-first, sublayers in order, hidden and not-yet-begun subtrees left
     /// out. Throws `bufferTooSmall` (with the count needed) and writes nothing
     /// when `out` is too short.
-    public mutating func renderList(root rootID: UInt64, into out: inout MutableSpan<RenderItem>) throws(CadenceError) -> Int {
+    public func renderList(root rootID: UInt64, into out: inout MutableSpan<RenderItem>) throws(CadenceError) -> Int {
         let r = try requireLayer(rootID, "root")
         ensureAllPresentations()
         if out.count < liveLayerCount + transitionItemBound {
@@ -205,104 +245,127 @@ extension Engine {
             }
         }
         var n = 0
-        var stack = scratchTraversal
-        scratchTraversal = []
-        stack.removeAll(keepingCapacity: true)
-        stack.append(TraversalEntry(layer: Int32(r), parentOut: -1, flags: ancestorsDirty ? TraversalEntry.parentRecomputed : 0))
-        while let entry = stack.popLast() {
-            if entry.flags & TraversalEntry.outgoingMarker != 0 {
-                emitOutgoing(Int(entry.layer), parentOut: entry.parentOut, out: &out, n: &n)
-                continue
-            }
-            let l = Int(entry.layer)
-            if isHiddenNow(l) || notYetBegun(l) { continue }
-            let p = Int(layers[l].parent)
-            let isRoot = l == r
-            let parentWorld = isRoot ? rootParentWorld : worldD[p]
-            let parentOpacity = isRoot ? rootParentOpacity : worldOpacity[p]
-            var recompute = layers[l].geomDirty || entry.flags & TraversalEntry.parentRecomputed != 0
-            let t = Int(layers[l].transition)
-            let transitionShowing = t >= 0 && inst.extras[t].transition?.visible == true
-            if transitionShowing { recompute = true }
-            var w: Transform3D
-            if recompute {
-                w = localMatrix(l) * parentWorld
-                worldD[l] = w
-                cache[l].world = w.float16
-                layers[l].geomDirty = false
-            } else {
-                w = worldD[l]
-            }
-            let ownOpacity = Double(cache[l].opacity)
-            var wo = parentOpacity * ownOpacity
-            var parentOut = entry.parentOut
-            var extraFlags: Int32 = (entry.flags & TraversalEntry.incoming != 0) ? RenderItem.transitionIncoming : 0
-            var childFlags: UInt8 = recompute ? TraversalEntry.parentRecomputed : 0
-            childFlags |= entry.flags & TraversalEntry.incoming
-            var revealMarker = false
-            var inAlpha = 1.0
-            if transitionShowing, let tr = inst.extras[t].transition {
-                let bw = pres[l * LayerProperty.stride + 8], bh = pres[l * LayerProperty.stride + 9]
-                let g = Engine.transitionGeometry(tr, w: bw, h: bh)
-                // The clip container: masks to the layer's bounds, draws nothing itself.
-                var c = RenderItem()
-                c.layer = layerID(l)
-                c.parent = parentOut
-                c.flags = RenderItem.masksToBounds | RenderItem.transitionClip | extraFlags
-                c.world = w.float16
-                c.bounds = cache[l].bounds
-                c.opacity = 1
-                c.worldOpacity = Float(parentOpacity)
-                c.borderColor = (0, 0, 0, 0)
-                c.shadowColor = (0, 0, 0, 0)
-                c.shadowOpacity = 0
-                out[n] = c
-                let containerIndex = Int32(n)
-                n += 1
-                inst.extras[t].transition!.lastWorld = w
-                inst.extras[t].transition!.lastOpacity = parentOpacity
-                if tr.type == .reveal {
-                    revealMarker = true
-                } else {
-                    emitOutgoing(t, parentOut: containerIndex, out: &out, n: &n)
-                }
-                parentOut = containerIndex
-                w = .translation(g.inX, g.inY, 0) * w
-                worldD[l] = w
-                inAlpha = g.inAlpha
-                wo = parentOpacity * ownOpacity * inAlpha
-                extraFlags |= RenderItem.transitionIncoming
-                childFlags |= TraversalEntry.parentRecomputed | TraversalEntry.incoming
-                if revealMarker {
-                    stack.append(TraversalEntry(layer: Int32(t), parentOut: containerIndex, flags: TraversalEntry.outgoingMarker))
+        var frames = scratchFrames
+        scratchFrames = []
+        frames.removeAll(keepingCapacity: true)
+        var rootFrame = RenderFrame(layer: Int32(r), next: 0, outIndex: -1, childFlags: 0, outgoing: -1,
+                                    outgoingParent: -1, world: rootParentWorld, opacity: rootParentOpacity)
+        let rootFlags = ancestorsDirty ? TraversalEntry.parentRecomputed : 0
+        if emitLayer(r, parentOut: -1, parentWorld: rootParentWorld, parentOpacity: rootParentOpacity,
+                     flags: rootFlags, out: &out, n: &n, frame: &rootFrame) {
+            frames.append(rootFrame)
+        }
+        // Depth-first: leaves never touch the frame stack.
+        outer: while let f = frames.popLast() {
+            let subs = sublayers[Int(f.layer)]
+            var k = Int(f.next)
+            while k < subs.count {
+                let c = Int(subs[k])
+                k += 1
+                var child = RenderFrame(layer: Int32(c), next: 0, outIndex: -1, childFlags: 0, outgoing: -1,
+                                        outgoingParent: -1, world: .identity, opacity: 1)
+                if emitLayer(c, parentOut: f.outIndex, parentWorld: f.world, parentOpacity: f.opacity,
+                             flags: f.childFlags, out: &out, n: &n, frame: &child) {
+                    var saved = f
+                    saved.next = Int32(k)
+                    frames.append(saved)
+                    frames.append(child)
+                    continue outer
                 }
             }
-            worldOpacity[l] = wo
-            var item = cache[l]
-            item.layer = layerID(l)
-            item.parent = parentOut
-            item.flags |= extraFlags
-            if transitionShowing {
-                item.world = w.float16
-                item.opacity = Float(ownOpacity * inAlpha)
-            }
-            item.worldOpacity = Float(wo)
-            out[n] = item
-            let myIndex = Int32(n)
-            n += 1
-            let subs = sublayers[l]
-            var k = subs.count - 1
-            while k >= 0 {
-                stack.append(TraversalEntry(layer: subs[k], parentOut: myIndex, flags: childFlags))
-                k -= 1
+            if f.outgoing >= 0 {
+                emitOutgoing(Int(f.outgoing), parentOut: f.outgoingParent, out: &out, n: &n)
             }
         }
-        scratchTraversal = stack
+        scratchFrames = frames
         return n
     }
 
+    /// Writes one layer's item (and, for a running transition, its clip
+    /// container and outgoing picture). Returns true when the caller must
+    /// descend into it (it has sublayers or a picture to draw after them),
+    /// with `frame` filled in.
+    @inline(__always)
+    func emitLayer(_ l: Int, parentOut: Int32, parentWorld: Transform3D, parentOpacity: Double, flags: UInt8,
+                   out: inout MutableSpan<RenderItem>, n: inout Int, frame: inout RenderFrame) -> Bool {
+        if isHiddenNow(l) || notYetBegun(l) { return false }
+        let hasChildren = !sublayers[l].isEmpty
+        var recompute = layers[l].geomDirty || flags & TraversalEntry.parentRecomputed != 0
+        let t = Int(layers[l].transition)
+        let transitionShowing = t >= 0 && inst.extras[t].transition?.visible == true
+        if transitionShowing { recompute = true }
+        var w = Transform3D.identity
+        if recompute {
+            w = worldMatrix(l, parentWorld: parentWorld)
+            cache[l].world = w.float16
+            layers[l].geomDirty = false
+            if hasChildren { worldD[l] = w }
+        } else if hasChildren {
+            w = worldD[l]
+        }
+        let ownOpacity = Double(cache[l].opacity)
+        var wo = parentOpacity * ownOpacity
+        var itemParent = parentOut
+        var extraFlags: Int32 = (flags & TraversalEntry.incoming != 0) ? RenderItem.transitionIncoming : 0
+        var childFlags: UInt8 = recompute ? TraversalEntry.parentRecomputed : 0
+        childFlags |= flags & TraversalEntry.incoming
+        var inAlpha = 1.0
+        frame.outgoing = -1
+        if transitionShowing, let tr = inst.extras[t].transition {
+            let b = l &* LayerProperty.stride
+            let g = Engine.transitionGeometry(tr, w: pres[b &+ 8], h: pres[b &+ 9])
+            // The clip container: masks to the layer's bounds, draws nothing itself.
+            var c = RenderItem()
+            c.layer = layerID(l)
+            c.parent = parentOut
+            c.flags = RenderItem.masksToBounds | RenderItem.transitionClip | extraFlags
+            c.world = w.float16
+            c.bounds = cache[l].bounds
+            c.opacity = 1
+            c.worldOpacity = Float(parentOpacity)
+            c.borderColor = (0, 0, 0, 0)
+            c.shadowColor = (0, 0, 0, 0)
+            c.shadowOpacity = 0
+            out[n] = c
+            let containerIndex = Int32(n)
+            n += 1
+            inst.extras[t].transition?.lastWorld = w
+            inst.extras[t].transition?.lastOpacity = parentOpacity
+            if tr.type == .reveal {
+                frame.outgoing = Int32(t)        // drawn above, after the live subtree
+                frame.outgoingParent = containerIndex
+            } else {
+                emitOutgoing(t, parentOut: containerIndex, out: &out, n: &n)
+            }
+            itemParent = containerIndex
+            w = .translation(g.inX, g.inY, 0) * w
+            inAlpha = g.inAlpha
+            wo = parentOpacity * ownOpacity * inAlpha
+            extraFlags |= RenderItem.transitionIncoming
+            childFlags |= TraversalEntry.parentRecomputed | TraversalEntry.incoming
+        }
+        out[n] = cache[l]
+        out[n].layer = layerID(l)
+        out[n].parent = itemParent
+        if extraFlags != 0 { out[n].flags |= extraFlags }
+        if transitionShowing {
+            out[n].world = w.float16
+            out[n].opacity = Float(ownOpacity * inAlpha)
+        }
+        out[n].worldOpacity = Float(wo)
+        let myIndex = Int32(n)
+        n += 1
+        guard hasChildren || frame.outgoing >= 0 else { return false }
+        frame.outIndex = myIndex
+        frame.childFlags = childFlags
+        frame.world = w
+        frame.opacity = wo
+        frame.next = 0
+        return true
+    }
+
     /// Writes a transition's frozen outgoing picture under the clip container.
-    mutating func emitOutgoing(_ t: Int, parentOut: Int32, out: inout MutableSpan<RenderItem>, n: inout Int) {
+    func emitOutgoing(_ t: Int, parentOut: Int32, out: inout MutableSpan<RenderItem>, n: inout Int) {
         guard let tr = inst.extras[t].transition else { return }
         let l = Int(inst.items[t].layer)
         let bw = pres[l * LayerProperty.stride + 8], bh = pres[l * LayerProperty.stride + 9]
@@ -336,7 +399,7 @@ extension Engine {
     // MARK: batch sampling
 
     /// Presentation values of one key path for many layers, row by row.
-    public mutating func sample(layers ids: Span<UInt64>, _ t: KeyPathTarget, into out: inout MutableSpan<Double>) throws(CadenceError) -> Int {
+    public func sample(layers ids: Span<UInt64>, _ t: KeyPathTarget, into out: inout MutableSpan<Double>) throws(CadenceError) -> Int {
         let n = t.components
         let (needed, overflow) = ids.count.multipliedReportingOverflow(by: n)
         guard !overflow else { throw .invalidArgument("n_layers x components overflows") }

@@ -1,28 +1,37 @@
 /// Per-layer bookkeeping (the property values live in flat blocks, see `Engine.model`).
 struct LayerRecord {
-    var generation: UInt32 = 1
-    var alive = false
+    // Hot: read every frame by the tick and the render list (first cache line).
     var parent: Int32 = -1
-    var creationSeq: UInt64 = 0
-    var timing = MediaTiming()
-    /// Own and every ancestor's time map are identity: local time == global time.
-    var timeIdentity = true
-    /// New until the first tick after creation: changes take effect without actions.
-    var isNew = true
-    var actionsEnabled = true
+    /// The layer's only animation when it is a plain from/to (or spring) on
+    /// ordinary components: the tick takes a fast path for it. -1 otherwise.
+    var simple: Int32 = -1
     var firstAnim: Int32 = -1
-    var lastAnim: Int32 = -1
-    var animCount: Int32 = 0
-    /// Index in `animatedLayers`, -1 when the layer has no attached animation.
-    var animatedSlot: Int32 = -1
+    /// A running transition instance, -1 if none.
+    var transition: Int32 = -1
+    var generation: UInt32 = 1
     /// Properties written by attached animations (bits of `LayerProperty`).
     var animMask: UInt32 = 0
+    /// Own and every ancestor's time map are identity: local time == global time.
+    var timeIdentity = true
     /// Presentation must be recomputed before it is read.
     var presDirty = false
     /// World matrix must be recomputed (own geometry or sublayerTransform changed).
     var geomDirty = true
-    /// The transform (model) is identity: fast paths.
-    var transition: Int32 = -1
+    /// The presentation transform / sublayerTransform is the identity matrix
+    /// (kept current by `updateIdentityFlags`; the render fast path reads them).
+    var presTransformIdentity = true
+    var presSublayerIdentity = true
+    var alive = false
+    // Cold.
+    /// New until the first tick after creation: changes take effect without actions.
+    var isNew = true
+    var actionsEnabled = true
+    var lastAnim: Int32 = -1
+    var animCount: Int32 = 0
+    /// Index in `animatedLayers`, -1 when the layer has no attached animation.
+    var animatedSlot: Int32 = -1
+    var creationSeq: UInt64 = 0
+    var timing = MediaTiming()
 }
 
 /// A layer's public identity: `[type:2][salt:14][generation:20][index:28]`.
@@ -55,7 +64,7 @@ public struct ObjectID {
 /// One Cadence engine: layers, animations, a clock and a transaction stack
 /// (SEMANTICS.md §1). Independent engines share nothing. Not thread-safe by
 /// itself: the C layer serialises calls on one engine.
-public struct Engine {
+public final class Engine {
     // MARK: identity and time
     /// 14-bit salt stamped into every id this engine hands out, so ids of other
     /// engines are rejected.
@@ -107,8 +116,9 @@ public struct Engine {
     var scratchChain: [Int32] = []
     var scratchKF: [Double] = Array(repeating: 0, count: 16)
     var scratchWorlds: [Transform3D] = []
-    var scratchTraversal: [TraversalEntry] = []
+    var scratchFrames: [RenderFrame] = []
     var scratchOpacity: [Double] = []
+    var accum = LayerAccum()
     /// Layers whose presentation must be recomputed before it is read.
     var dirtyLayers: [Int32] = []
     /// Upper bound on extra render items added by running transitions.
@@ -150,7 +160,7 @@ public struct Engine {
     public var layerCount: Int { liveLayerCount }
 
     /// Creates a root layer with every property at its default.
-    public mutating func createLayer() throws(CadenceError) -> UInt64 {
+    public func createLayer() throws(CadenceError) -> UInt64 {
         let idx: Int
         if let f = freeLayers.popLast() {
             idx = Int(f)
@@ -193,7 +203,7 @@ public struct Engine {
 
     /// Destroys a layer: removes it from its superlayer, detaches its sublayers
     /// (they become roots) and stops its animations (finished = false).
-    public mutating func destroyLayer(_ id: UInt64) throws(CadenceError) {
+    public func destroyLayer(_ id: UInt64) throws(CadenceError) {
         let l = try requireLayer(id)
         removeAllInstances(layer: l, reason: .layerDestroyed)
         detachFromParent(l)
@@ -242,7 +252,7 @@ public struct Engine {
         return false
     }
 
-    public mutating func addSublayer(_ parentID: UInt64, _ childID: UInt64) throws(CadenceError) {
+    public func addSublayer(_ parentID: UInt64, _ childID: UInt64) throws(CadenceError) {
         let p = try requireLayer(parentID, "parent")
         let c = try requireLayer(childID, "child")
         var count = sublayers[p].count
@@ -252,7 +262,7 @@ public struct Engine {
 
     /// Inserts `child` at `index` among `parent`'s sublayers (after removing it
     /// from its current superlayer). Index in 0...count (count measured without the child).
-    public mutating func insertSublayer(_ parentID: UInt64, _ childID: UInt64, at index: Int) throws(CadenceError) {
+    public func insertSublayer(_ parentID: UInt64, _ childID: UInt64, at index: Int) throws(CadenceError) {
         let p = try requireLayer(parentID, "parent")
         let c = try requireLayer(childID, "child")
         guard p != c else { throw .invalidArgument("child is the same layer as parent (a layer cannot contain itself)") }
@@ -267,17 +277,19 @@ public struct Engine {
         detachFromParent(c)
         sublayers[p].insert(Int32(c), at: index)
         layers[c].parent = Int32(p)
+        // The parent may have been a leaf, whose world matrix is not kept.
+        layers[p].geomDirty = true
         layerMoved(c)
     }
 
-    public mutating func removeFromSuperlayer(_ id: UInt64) throws(CadenceError) {
+    public func removeFromSuperlayer(_ id: UInt64) throws(CadenceError) {
         let l = try requireLayer(id)
         guard layers[l].parent >= 0 else { return }
         detachFromParent(l)
         layerMoved(l)
     }
 
-    mutating func detachFromParent(_ l: Int) {
+    func detachFromParent(_ l: Int) {
         let p = Int(layers[l].parent)
         guard p >= 0 else { return }
         if let i = sublayers[p].firstIndex(of: Int32(l)) { sublayers[p].remove(at: i) }
@@ -285,13 +297,13 @@ public struct Engine {
     }
 
     /// After a change of superlayer: time and world of the subtree change.
-    mutating func layerMoved(_ l: Int) {
+    func layerMoved(_ l: Int) {
         layers[l].geomDirty = true
         updateTimeIdentity(subtree: l)
     }
 
     /// Recomputes `timeIdentity` for a subtree and marks its animated layers dirty.
-    mutating func updateTimeIdentity(subtree root: Int) {
+    func updateTimeIdentity(subtree root: Int) {
         scratchStack.removeAll(keepingCapacity: true)
         scratchStack.append(Int32(root))
         while let x = scratchStack.popLast() {
@@ -309,12 +321,12 @@ public struct Engine {
     /// A layer's local time at global time `g` (SEMANTICS.md §3.1), composed along
     /// the tree with the exact per-layer formula (iterative: any depth is safe).
     @inline(__always)
-    mutating func localTime(_ l: Int, global g: Double) -> Double {
+    func localTime(_ l: Int, global g: Double) -> Double {
         if layers[l].timeIdentity { return g }
         return localTimeSlow(l, global: g)
     }
 
-    mutating func localTimeSlow(_ l: Int, global g: Double) -> Double {
+    func localTimeSlow(_ l: Int, global g: Double) -> Double {
         scratchChain.removeAll(keepingCapacity: true)
         var x = l
         // Layers above the first identity-timed ancestor all map identically.
@@ -349,7 +361,7 @@ public struct Engine {
     /// `convertTime` (SEMANTICS.md §3.1): `from`/`to` 0 mean global time.
     /// Out of a paused layer (speed 0) the map is undefined; Cadence returns that
     /// layer's beginTime as its parent's time.
-    public mutating func convertTime(_ t: Double, from: UInt64, to: UInt64) throws(CadenceError) -> Double {
+    public func convertTime(_ t: Double, from: UInt64, to: UInt64) throws(CadenceError) -> Double {
         try requireFinite(t, "t")
         let f = from == 0 ? -1 : try requireLayer(from, "from")
         let d = to == 0 ? -1 : try requireLayer(to, "to")

@@ -82,7 +82,7 @@ struct EventQueue {
 
 extension Engine {
     /// Takes the next polled event (CAD_ERR_NOT_FOUND when empty).
-    public mutating func pollEvent() throws(CadenceError) -> Event {
+    public func pollEvent() throws(CadenceError) -> Event {
         guard let e = events.poll.popFirst() else { throw .notFound("no event is queued") }
         return e
     }
@@ -92,7 +92,7 @@ extension Engine {
     public var hasPendingDispatch: Bool { !events.dispatch.isEmpty }
     public var droppedEventCount: UInt64 { events.dropped }
 
-    public mutating func setEventCapacity(_ n: Int) throws(CadenceError) {
+    public func setEventCapacity(_ n: Int) throws(CadenceError) {
         guard n >= 0, n <= EventQueue.maxCapacity else {
             throw .invalidArgument("capacity must be in 0...\(EventQueue.maxCapacity) (got \(n))")
         }
@@ -101,11 +101,11 @@ extension Engine {
 
     /// Exchanges the list of events whose callbacks must run with `other`
     /// (the C layer runs them after releasing the engine lock).
-    public mutating func swapDispatch(_ other: inout [Event]) {
+    public func swapDispatch(_ other: inout [Event]) {
         swap(&events.dispatch, &other)
     }
 
-    mutating func emit(_ kind: EventKind, finished: Bool, instance i: Int, layer l: Int, time: Double) {
+    func emit(_ kind: EventKind, finished: Bool, instance i: Int, layer l: Int, time: Double) {
         sequence &+= 1
         let it = inst.items[i]
         events.pending.insert(Event(kind: kind, finished: finished, layer: layerID(l), tag: inst.tags[i],

@@ -13,18 +13,10 @@ enum StopReason {
 
 /// The hot part of an attached (compiled, immutable) animation.
 struct Instance {
-    var alive = false
-    var generation: UInt32 = 1
-    var layer: Int32 = -1
-    /// Links in the layer's animation list (top level) or the group's child list.
-    var prev: Int32 = -1
-    var next: Int32 = -1
-    /// Enclosing group instance, -1 at top level.
-    var group: Int32 = -1
-    var firstChild: Int32 = -1
-    var lastChild: Int32 = -1
-    var kind: AnimationKind = .basic
+    // Hot: what a frame reads (timing first, then how to apply the value).
+    var timing = ResolvedTiming(MediaTiming())
     var access: KeyPathAccess = .block(offset: 0, count: 0)
+    var kind: AnimationKind = .basic
     var prop: Int8 = -1
     var components: Int8 = 0
     var interp: KeyPathTarget.Interpolation = .linear
@@ -36,10 +28,20 @@ struct Instance {
     var finished = false
     /// Added inside an open transaction: begins at the outermost commit.
     var awaitingCommit = false
+    var linearCurve = true
+    /// Links in the layer's animation list (top level) or the group's child list.
+    var next: Int32 = -1
+    var firstChild: Int32 = -1
+    // Cold.
+    var alive = false
     /// Begin time was 0 and is resolved at commit.
     var beginAtCommit = false
-    var linearCurve = true
-    var timing = ResolvedTiming(MediaTiming())
+    var generation: UInt32 = 1
+    var layer: Int32 = -1
+    var prev: Int32 = -1
+    /// Enclosing group instance, -1 at top level.
+    var group: Int32 = -1
+    var lastChild: Int32 = -1
     var addSeq: UInt64 = 0
     /// Innermost transaction record this animation counts toward, -1 if none.
     var tx: Int32 = -1

@@ -88,7 +88,7 @@ extension Engine {
     public var transactionDepth: Int { tx.stack.count }
     public var currentTransactionID: Int64 { tx.currentID }
 
-    public mutating func beginTransaction() {
+    public func beginTransaction() {
         let r: Int
         if let f = tx.freeRecords.popLast() { r = Int(f) } else { tx.records.append(TxRecord()); r = tx.records.count - 1 }
         let parent: Int32 = tx.stack.last?.record ?? -1
@@ -101,7 +101,7 @@ extension Engine {
 
     /// Commits the innermost transaction; at the outermost commit every change
     /// made inside begins at the engine's current time.
-    public mutating func commitTransaction() throws(CadenceError) {
+    public func commitTransaction() throws(CadenceError) {
         guard let level = tx.stack.last else {
             throw .invalidState("commit without a matching cad_transaction_begin")
         }
@@ -138,7 +138,7 @@ extension Engine {
 
     /// Builds one keyframe animation per (layer, key) changed in the windows of a
     /// keyframe block (values held between windows), and attaches them.
-    mutating func compileKeyframeBlock(_ level: TxLevel, index: Int) {
+    func compileKeyframeBlock(_ level: TxLevel, index: Int) {
         let entries = tx.keyframeEntries.filter { $0.blockLevel == index }
         tx.keyframeEntries.removeAll { $0.blockLevel == index }
         let duration = level.duration ?? tx.duration
@@ -193,7 +193,7 @@ extension Engine {
     }
 
     /// Records a change made inside a keyframe window.
-    mutating func recordKeyframeChange(_ l: Int, _ t: KeyPathTarget, key: String, captured: ValueBuffer, value: ValueBuffer) {
+    func recordKeyframeChange(_ l: Int, _ t: KeyPathTarget, key: String, captured: ValueBuffer, value: ValueBuffer) {
         guard let w = tx.keyframeWindow else { return }
         var block = tx.stack.count - 1
         while block >= 0 && tx.stack[block].keyframeWindow != nil { block -= 1 }
@@ -205,53 +205,53 @@ extension Engine {
         }
     }
 
-    mutating func requireOpenTransaction(_ what: StaticString) throws(CadenceError) -> Int {
+    func requireOpenTransaction(_ what: StaticString) throws(CadenceError) -> Int {
         guard !tx.stack.isEmpty else {
             throw .invalidState("\(what) needs an open transaction (call cad_transaction_begin first)")
         }
         return tx.stack.count - 1
     }
 
-    public mutating func setTransactionDuration(_ d: Double) throws(CadenceError) {
+    public func setTransactionDuration(_ d: Double) throws(CadenceError) {
         try requireFiniteNonNegative(d, "duration")
         let k = try requireOpenTransaction("cad_transaction_set_duration")
         tx.stack[k].duration = d
     }
 
-    public mutating func setTransactionCurve(_ c: TimingCurve) throws(CadenceError) {
+    public func setTransactionCurve(_ c: TimingCurve) throws(CadenceError) {
         let k = try requireOpenTransaction("cad_transaction_set_timing_function")
         tx.stack[k].curve = c
     }
 
-    public mutating func setTransactionDisableActions(_ on: Bool) throws(CadenceError) {
+    public func setTransactionDisableActions(_ on: Bool) throws(CadenceError) {
         let k = try requireOpenTransaction("cad_transaction_set_disable_actions")
         tx.stack[k].disableActions = on
     }
 
-    public mutating func setTransactionCompletion(_ cb: HostCallback) throws(CadenceError) {
+    public func setTransactionCompletion(_ cb: HostCallback) throws(CadenceError) {
         let k = try requireOpenTransaction("cad_transaction_set_completion")
         let r = Int(tx.stack[k].record)
         tx.records[r].callback = cb
     }
 
-    public mutating func setTransactionDelay(_ d: Double) throws(CadenceError) {
+    public func setTransactionDelay(_ d: Double) throws(CadenceError) {
         try requireFiniteNonNegative(d, "delay")
         let k = try requireOpenTransaction("cad_transaction_set_delay")
         tx.stack[k].delay = d
     }
 
-    public mutating func setTransactionRepeatCount(_ n: Double) throws(CadenceError) {
+    public func setTransactionRepeatCount(_ n: Double) throws(CadenceError) {
         try requireNonNegativeOrInfinity(n, "repeat_count")
         let k = try requireOpenTransaction("cad_transaction_set_repeat_count")
         tx.stack[k].repeatCount = n
     }
 
-    public mutating func setTransactionAutoreverses(_ on: Bool) throws(CadenceError) {
+    public func setTransactionAutoreverses(_ on: Bool) throws(CadenceError) {
         let k = try requireOpenTransaction("cad_transaction_set_autoreverses")
         tx.stack[k].autoreverses = on
     }
 
-    public mutating func setTransactionSpring(dampingRatio: Double, initialVelocity: Double) throws(CadenceError) {
+    public func setTransactionSpring(dampingRatio: Double, initialVelocity: Double) throws(CadenceError) {
         guard dampingRatio.isFinite, dampingRatio > 0, dampingRatio <= 1 else {
             throw .invalidArgument("damping_ratio must lie in (0, 1] (got \(dampingRatio))")
         }
@@ -263,7 +263,7 @@ extension Engine {
 
     /// Opens a keyframe window inside the current transaction (UIKit's
     /// addKeyframe(withRelativeStartTime:relativeDuration:)). Close it with commit.
-    public mutating func beginKeyframe(relativeStart s: Double, relativeDuration d: Double) throws(CadenceError) {
+    public func beginKeyframe(relativeStart s: Double, relativeDuration d: Double) throws(CadenceError) {
         guard s.isFinite, d.isFinite, s >= 0, d >= 0, s + d <= 1 + 1e-12 else {
             throw .invalidArgument("relative start and duration must be >= 0 with start + duration <= 1 (got \(s), \(d))")
         }
@@ -277,7 +277,7 @@ extension Engine {
 
     // MARK: completion tracking
 
-    mutating func registerWithTransaction(_ i: Int) {
+    func registerWithTransaction(_ i: Int) {
         guard let top = tx.stack.last, top.record >= 0 else { return }
         inst.items[i].tx = top.record
         var r = Int(top.record)
@@ -288,7 +288,7 @@ extension Engine {
     }
 
     /// An attached animation stopped: count it off its transactions.
-    mutating func instanceStopped(_ i: Int, time: Double) {
+    func instanceStopped(_ i: Int, time: Double) {
         let r0 = inst.items[i].tx
         guard r0 >= 0 else { return }
         inst.items[i].tx = -1
@@ -304,7 +304,7 @@ extension Engine {
     }
 
     /// Reports a transaction's completion (poll queue and its callback) and frees its record.
-    mutating func completeTransaction(_ r: Int, time: Double, immediate: Bool) {
+    func completeTransaction(_ r: Int, time: Double, immediate: Bool) {
         guard tx.records[r].alive else { return }
         sequence &+= 1
         let e = Event(kind: .transactionComplete, finished: true, layer: 0, tag: tx.records[r].id, time: time,

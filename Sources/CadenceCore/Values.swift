@@ -80,14 +80,11 @@ public struct ValueBuffer: Sendable, Equatable {
     }
 
     var transform: Transform3D {
-        var t = Transform3D.identity
-        for i in 0..<16 { t[i] = storage[i] }
-        return t
+        Transform3D(storage.lowHalf.lowHalf, storage.lowHalf.highHalf, storage.highHalf.lowHalf, storage.highHalf.highHalf)
     }
 
     init(transform t: Transform3D) {
-        storage = .zero
-        for i in 0..<16 { storage[i] = t[i] }
+        storage = SIMD16(lowHalf: SIMD8(lowHalf: t.r1, highHalf: t.r2), highHalf: SIMD8(lowHalf: t.r3, highHalf: t.r4))
         count = 16
     }
 }
