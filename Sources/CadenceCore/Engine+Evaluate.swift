@@ -287,7 +287,7 @@ extension Engine {
         }
     }
 
-    /// `a - b` such that `b + (a - b) = a`.
+    /// `a - b` with `(a - b) + b = a` (for `to - by`). Transforms: `a * b⁻¹`.
     @inline(__always)
     static func subtract(_ a: ValueBuffer, _ b: ValueBuffer, _ interp: KeyPathTarget.Interpolation) -> ValueBuffer {
         switch interp {
@@ -300,6 +300,23 @@ extension Engine {
             return r
         default:
             return a
+        }
+    }
+
+    /// The change from `a` to `b`: `d` with `a + d = b` (a cycle's end minus its
+    /// start, for cumulative animations). Transforms: `a⁻¹ * b`.
+    @inline(__always)
+    static func delta(from a: ValueBuffer, to b: ValueBuffer, _ interp: KeyPathTarget.Interpolation) -> ValueBuffer {
+        switch interp {
+        case .matrix:
+            guard let inv = a.transform.inverted else { return ValueBuffer(transform: .identity) }
+            return ValueBuffer(transform: inv * b.transform)
+        case .linear:
+            var r = b
+            r.storage = b.storage - a.storage
+            return r
+        default:
+            return ValueBuffer(count: a.count)
         }
     }
 
@@ -404,9 +421,9 @@ extension Engine {
         }
         var v = interpolate(i, start, end, e, interp, fixedEnds: it.mode == .fromTo && inst.extras[i].fixedMatrixEnds)
         if it.cumulative && iteration >= 1 {
-            let delta = Engine.subtract(end, start, interp)
-            v = interp == .matrix ? Engine.add(Engine.scaled(delta, iteration, interp), v, interp)
-                                  : Engine.add(v, Engine.scaled(delta, iteration, interp), interp)
+            let delta = Engine.delta(from: start, to: end, interp)
+            // v + delta * i; for transforms v * delta^i, continuous at each cycle's end.
+            v = Engine.add(v, Engine.scaled(delta, iteration, interp), interp)
         }
         if it.additive { v = Engine.add(u, v, interp) }
         writeComposed(l, it.access, v, underlying: u, &acc)
@@ -457,9 +474,8 @@ extension Engine {
                 v = interpolate(i, a, b, local, interp, fixedEnds: false)
             }
             if it.cumulative && iteration >= 1 && count > 1 {
-                let delta = Engine.subtract(keyValue(i, count - 1, n), keyValue(i, 0, n), interp)
-                v = interp == .matrix ? Engine.add(Engine.scaled(delta, iteration, interp), v, interp)
-                                      : Engine.add(v, Engine.scaled(delta, iteration, interp), interp)
+                let delta = Engine.delta(from: keyValue(i, 0, n), to: keyValue(i, count - 1, n), interp)
+                v = Engine.add(v, Engine.scaled(delta, iteration, interp), interp)
             }
         }
         if it.additive { v = Engine.add(u, v, interp) }

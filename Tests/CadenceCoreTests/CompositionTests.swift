@@ -184,3 +184,41 @@ struct CompositionTests {
 extension Transform3D {
     var elements: [Double] { (0..<16).map { self[$0] } }
 }
+
+@Suite("Transform arithmetic that does not commute (§2.3, §5.1, §5.2)")
+struct TransformArithmeticTests {
+    func mul(_ a: [Double], _ b: [Double]) -> [Double] {
+        var c = [Double](repeating: 0, count: 16)
+        for i in 0..<4 { for j in 0..<4 { for k in 0..<4 { c[i * 4 + j] += a[i * 4 + k] * b[k * 4 + j] } } }
+        return c
+    }
+
+    @Test("by/to on transforms starts where start * by = to")
+    func byTo() {
+        var r = Rig()
+        let l = r.layer()
+        let to = Transform3D.rotation(Double.pi / 2, 0, 0, 1).elements
+        let by = Transform3D.translation(10, 0, 0).elements
+        r.add(l, r.basic("transform", to: to, by: by, duration: 1))
+        let start = r.pres(l, "transform")          // progress 0
+        #expect(near(mul(start, by), to, 1e-12))
+    }
+
+    @Test("cumulative transforms continue from each cycle's end")
+    func cumulativeContinuity() {
+        var r = Rig()
+        let l = r.layer()
+        let from = Transform3D.rotation(0.3, 0, 0, 1).elements
+        let to = mul(from, Transform3D.translation(10, 0, 0).elements)
+        var s = r.basic("transform", from: from, to: to, duration: 1)
+        try! s.setCumulative(true)
+        s.timing.repeatCount = 3
+        r.add(l, s)
+        r.tick(0.999999)
+        let endOfFirst = r.pres(l, "transform")
+        r.tick(1.000001)
+        let startOfSecond = r.pres(l, "transform")
+        #expect(near(endOfFirst, startOfSecond, 1e-4))
+        #expect(near(endOfFirst, to, 1e-4))
+    }
+}
