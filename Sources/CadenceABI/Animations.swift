@@ -377,7 +377,7 @@ func setEndpoint(_ s: inout AnimationSpec, _ which: AnimationSpec.Endpoint, _ v:
         }
         for (k, b) in bytes.enumerated() { buf[k] = CChar(bitPattern: b) }
         buf[bytes.count] = 0
-        len_out?.pointee = Int32(bytes.count)
+        len_out?.pointee = Int32(clamping: bytes.count)
     }
 }
 

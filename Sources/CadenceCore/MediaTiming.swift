@@ -63,7 +63,7 @@ public struct MediaTiming: Sendable, Equatable {
             try requireFinite(v, "autoreverses")
             autoreverses = v != 0
         case .fillMode:
-            guard v.isFinite, v == v.rounded(), let m = FillMode(rawValue: Int32(v)) else {
+            guard v >= 0, v <= 3, v == v.rounded(), let m = FillMode(rawValue: Int32(v)) else {
                 throw .invalidArgument("fillMode must be 0 (removed), 1 (forwards), 2 (backwards) or 3 (both) (got \(v))")
             }
             fillMode = m

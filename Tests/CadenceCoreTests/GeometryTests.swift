@@ -144,3 +144,13 @@ struct GeometryTests {
         _ = try! other.createLayer()
     }
 }
+
+@Suite("Regressions found by fuzzing")
+struct FuzzRegressionTests {
+    @Test("fillMode far outside the enum range is an invalid argument, not a trap", arguments: [2147483648.0, -2147483649.0, 1e10, 1e308, -1e308, 3.5, 4, -1])
+    func fillModeRange(v: Double) {
+        var r = Rig()
+        let l = r.layer()
+        do { try r.e.set(layer: l, "fillMode", [v]); Issue.record("accepted \(v)") } catch { #expect(error.status == .invalidArgument) }
+    }
+}

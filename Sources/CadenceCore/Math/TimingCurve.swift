@@ -2,7 +2,7 @@
 // CSS Easing Level 1 `cubic-bezier()` / `steps()`).
 //
 // RealModule supplies `Double.sqrt`; its target also links libm on Linux, which the
-// `sqrt`, `floor` and `fma` that Swift emits for these Double operations need.
+// `sqrt`, `floor` and `fma` calls that Swift emits for these Double operations need.
 
 import RealModule
 
@@ -14,24 +14,24 @@ import RealModule
 ///     x(t) = 3·c1x·t·(1−t)² + 3·c2x·t²·(1−t) + t³      t ∈ [0, 1]
 ///     y(t) = 3·c1y·t·(1−t)² + 3·c2y·t²·(1−t) + t³
 ///
-/// Because c1x and c2x lie in [0, 1], x(t) is non-decreasing on [0, 1] and strictly increasing
-/// apart from isolated points, so every x ∈ [0, 1] has exactly one t with x(t) = x and the curve
-/// is a function `y(x) = y(t(x))`. The ordinates c1y, c2y may be any finite value; outside [0, 1]
-/// they make the output overshoot.
+/// Because c1x and c2x lie in [0, 1], x'(t) ≥ 0 on [0, 1], vanishing at most at isolated
+/// points, so x(t) is strictly increasing: every x ∈ [0, 1] has exactly one t with x(t) = x and
+/// the curve is a function y(x) = y(t(x)). The ordinates c1y, c2y may be any finite value; outside
+/// [0, 1] they make the output overshoot.
 ///
-/// **Steps.** `steps(n, jump-start | jump-end)` of CSS Easing Level 1 (see `init(steps:jumpAtStart:)`).
+/// **Steps.** CSS Easing Level 1 `steps(n, jump-start | jump-end)`; see `init(steps:jumpAtStart:)`.
 ///
 /// **Evaluation contract** (`evaluate(_:)`):
 /// - `x` is clamped to [0, 1]; NaN is treated as 0, so NaN never propagates.
 /// - `evaluate(0) == 0` and `evaluate(1) == 1` exactly, for every curve.
-/// - Béziers: `|evaluate(x) − y(t(x))| ≤ 1e-7` for every valid curve and every x ∈ [0, 1],
-///   where y(t(x)) is the exact mathematical value. This includes curves whose x'(t) vanishes at
-///   an end (c1x = 0 or c2x = 1), at both ends, or at an interior inflection (e.g. c1x = 1, c2x = 0).
-///   The solver aims at 2.5e-8 (`BezierSolver.targetError`). The guarantee assumes
-///   |c1y|, |c2y| ≤ 1e6; beyond that the rounding of y(t) itself (≈ 1e-16·|c·y|) dominates.
-/// - Curves with P1 = (a, a) and P2 = (b, b) — `linear` among them — satisfy y(t) = x(t) and
+/// - Béziers: |evaluate(x) − y(t(x))| ≤ 1e-7 for every valid curve and every x ∈ [0, 1], where
+///   y(t(x)) is the exact mathematical value. That includes curves whose x'(t) vanishes at an
+///   end (c1x = 0 or c2x = 1), at both ends, or at an interior inflection (c1x = 1, c2x = 0).
+///   The solver works to 2.5e-8 (`CubicBezier.targetError`); the guarantee assumes
+///   |c1y|, |c2y| ≤ 1e6, beyond which the rounding of y(t) itself (≈ 1e-16·|c1y, c2y|) dominates.
+/// - Curves with P1 = (a, a) and P2 = (b, b), `linear` among them, have y(t) = x(t) and
 ///   evaluate as the identity, exactly.
-/// - Evaluation does not allocate and is safe to call concurrently.
+/// - Evaluation does not allocate, takes no locks and is safe to call concurrently.
 public struct TimingCurve: Sendable, Equatable {
     private enum Shape: Sendable, Equatable {
         case bezier(c1x: Double, c1y: Double, c2x: Double, c2y: Double)
@@ -39,14 +39,14 @@ public struct TimingCurve: Sendable, Equatable {
     }
 
     private let shape: Shape
-    /// Precomputed solver; `nil` for steps and for identity Béziers.
+    /// The precomputed solver; `nil` for steps and for identity Béziers.
     private let solver: BezierSolver?
 
     /// A cubic Bézier timing function with control points (c1x, c1y) and (c2x, c2y).
     ///
     /// Returns `nil` unless all four values are finite and c1x, c2x ∈ [0, 1].
-    /// Building a general curve solves ~200 roots for its lookup table (a few microseconds);
-    /// the named curves share tables built once.
+    /// A non-identity curve builds an 8 KB lookup table from 769 certified root solves (about
+    /// 25 µs); the named curves share tables built once.
     public init?(c1x: Double, c1y: Double, c2x: Double, c2y: Double) {
         guard c1x.isFinite, c1y.isFinite, c2x.isFinite, c2y.isFinite,
               (0...1).contains(c1x), (0...1).contains(c2x) else { return nil }
@@ -63,10 +63,9 @@ public struct TimingCurve: Sendable, Equatable {
     /// - start: `min(floor(x·n) + 1, n) / n`     (1/n, …, 1)
     /// and at the ends `evaluate(0) == 0`, `evaluate(1) == 1`.
     ///
-    /// The CSS "before flag" is simplified: it is taken as set exactly at x = 0 (the value a
-    /// timing function shows before its interval starts) and unset elsewhere. That is why a
-    /// jump-start function gives 0 at x = 0 rather than 1/n, while every x > 0 follows CSS,
-    /// e.g. steps(4, start) gives 0.5 at x = 0.25.
+    /// The CSS "before flag" is simplified: it counts as set exactly at x = 0 (the value shown
+    /// before the interval starts) and unset everywhere else. So a jump-start function gives 0
+    /// at x = 0 rather than 1/n, while every x > 0 follows CSS: steps(4, start) is 0.5 at 0.25.
     public init?(steps count: Int, jumpAtStart: Bool) {
         guard count >= 1 else { return nil }
         shape = .steps(count: count, jumpAtStart: jumpAtStart)
@@ -92,87 +91,84 @@ public struct TimingCurve: Sendable, Equatable {
         }
     }
 
-    /// The eased progress y for input progress `x`; see the type's evaluation contract.
+    /// The eased progress for input progress `x`; see the type's evaluation contract.
     public func evaluate(_ x: Double) -> Double {
         guard x > 0 else { return 0 }  // also NaN
         guard x < 1 else { return 1 }
-        if let y = solver?.evaluate(x) { return y }  // (this form avoids a retain)
+        if let y = solver?.evaluate(x) { return y }  // this form does not retain the solver
         switch shape {
         case .bezier: return x  // identity curve
         case let .steps(count, jumpAtStart):
-            return Self.stepValue(x, count: count, jumpAtStart: jumpAtStart)
+            let n = Double(count)
+            let step = (x * n).rounded(.down) + (jumpAtStart ? 1 : 0)
+            return min(step, n) / n
         }
     }
 
-    /// CSS `steps()` for x ∈ (0, 1).
-    private static func stepValue(_ x: Double, count: Int, jumpAtStart: Bool) -> Double {
-        let n = Double(count)
-        var step = (x * n).rounded(.down)
-        if jumpAtStart { step += 1 }
-        return min(step, n) / n
-    }
+    /// The Bézier solver, for tests; `nil` for steps and identity curves.
+    var solverForTesting: BezierSolver? { solver }
 
-    /// Two curves are equal when they have the same definition (control points, or step count
-    /// and jump position). Mathematically equal curves with different definitions
-    /// (e.g. two different identity Béziers) compare unequal.
+    /// Curves are equal when their definitions are (control points, or step count and jump
+    /// position); different definitions of the same function, such as two identity Béziers,
+    /// are not equal.
     public static func == (lhs: TimingCurve, rhs: TimingCurve) -> Bool {
         lhs.shape == rhs.shape
     }
 }
 
-// MARK: - Solver
+// MARK: - Table-driven solver
 
 /// Evaluates one non-identity cubic Bézier timing curve, y(t(x)).
 ///
-/// **Table.** [0, 1] is cut into `segmentCount` equal x-segments; in each, t(x) is
+/// **Table.** [0, 1] is cut into `segmentCount` equal x-segments of width h; in each, t(x) is
 /// approximated by the cubic in a local variable w ∈ [0, 1] that interpolates the exact t at
-/// w = 0, ⅓, ⅔, 1. Interior segments use w = N·x − i. The first and last segments use
-/// w = √(N·x) and w = √(N·(1 − x)), because t(x) behaves like √x there when x'(t) vanishes at
-/// that end (c1x = 0 or c2x = 1, as in `easeOut`, `easeIn`), and is still smooth in w otherwise.
+/// w = 0, ⅓, ⅔, 1. Interior segments use w = x/h − i. The first and last segments use
+/// w = √(x/h) and w = √((1 − x)/h): where x'(t) vanishes at an end (c1x = 0 or c2x = 1, as in
+/// `easeOut`, `easeIn`) t(x) behaves like √x there, and t is smooth in w either way.
 ///
-/// **Certified segments** (the fast path: table lookup, one cubic, y(t) — no solve). At build
-/// time each interior segment gets a proven bound on |cubic(w) − t(x)|: the Lagrange remainder
-/// h⁴·max|t''''(x)|/1944 (max |w(w−⅓)(w−⅔)(w−1)| = 1/81 on [0, 1], 1/81/4! = 1/1944), with
-/// t'''' = (10·x'·x''·x''' − 15·x''³)/x'⁷ bounded over the segment's t-range, plus the node
-/// errors (times the Lebesgue constant 1.64) and rounding. If that bound is ≤ tTolerance/2 the
-/// segment's bit is set in `certified`. For everyday curves every interior segment qualifies.
+/// **Certified segments — the fast path: index, one cubic, y(t); no root finding.** At build
+/// time each interior segment gets a proven bound on |cubic(w) − t(x)| (see
+/// `CubicBezier.interpolationErrorBound`). If the bound is within the t tolerance the segment
+/// is certified. For the named curves 96–99 % of the segments are (measured).
 ///
-/// **Other segments** (the two end segments, and segments where x' gets small): the table
-/// value is a first guess t₀ for one Newton step, accepted only when provably within
-/// tTolerance (`CubicBezier.acceptsFast`); otherwise `CubicBezier.refine` takes over.
-/// So table quality affects speed only; every returned value carries a proof of accuracy.
+/// **Other segments** (both end segments, and where x' is small): the cubic gives a first
+/// guess t₀ for one Newton step, which is accepted only when provably within the tolerance
+/// (`CubicBezier.acceptsFast`); otherwise `CubicBezier.root` takes over (more Newton steps,
+/// then double-double bisection). Every returned value is thus backed by a proof of accuracy.
 final class BezierSolver: Sendable {
-    /// Number of x-segments of the lookup table (a power of two, so x·N is exact).
-    static let segmentCount = 128
+    /// Number of x-segments of the table (a power of two, so x·N is exact). 256 segments of
+    /// 32 bytes: 8 KB per curve.
+    static let segmentCount = 256
     /// 1.5·2⁵²: adding it to |v| < 2⁵¹ rounds v to an integer held in the low significand bits.
     private static let roundingShift = 0x1.8p52
 
     let curve: CubicBezier
-    /// Per segment, coefficients (a₀, a₁, a₂, a₃) of t ≈ a₀ + a₁w + a₂w² + a₃w³.
+    /// Per segment, the coefficients (a₀, a₁, a₂, a₃) of t ≈ a₀ + a₁w + a₂w² + a₃w³. Since
+    /// a₀ = t at the segment start is ≥ 0, the first lane also marks the segment kind: it holds
+    /// a₀ for a certified segment and −1 − a₀ (≤ −1) for one that needs the Newton step.
     let segments: ContiguousArray<SIMD4<Double>>
-    /// Bit i is set when segment i's cubic is proven within tTolerance/2 of t(x).
-    let certified: UInt128
 
     init(c1x: Double, c1y: Double, c2x: Double, c2y: Double) {
         curve = CubicBezier(c1x: c1x, c1y: c1y, c2x: c2x, c2y: c2y)
-        (segments, certified) = Self.buildTable(curve)
+        segments = Self.buildTable(curve)
     }
 
     /// y(t(x)) for x ∈ (0, 1).
     @inline(__always)
     func evaluate(_ x: Double) -> Double {
-        let n = Double(Self.segmentCount)
-        let p = x * n  // in (0, N), exact
+        let p = x * Double(Self.segmentCount)  // in (0, N), exact
         // Segment index without a trapping Double → Int conversion: adding 1.5·2⁵² rounds
-        // p − ½ to an integer k ∈ [0, N − 1] (k = ⌊p⌋, or ⌊p⌋ − 1 when p is an integer),
-        // which is then the low bits of the significand; w = p − k ∈ [0, 1].
+        // p − ½ to an integer k ∈ [0, N − 1] (k = ⌊p⌋, or ⌊p⌋ − 1 when p is an integer) held in
+        // the low significand bits; then w = p − k ∈ [0, 1], exactly.
         let shifted = (p - 0.5) + Self.roundingShift
         let i = Int(truncatingIfNeeded: shifted.bitPattern) & (Self.segmentCount - 1)
-        if certified & (1 << UInt128(i)) != 0 {
-            let w = p - (shifted - Self.roundingShift)
-            return curve.y(at: Self.cubic(segments[i], w))
+        let w = p - (shifted - Self.roundingShift)
+        var a = segments[i]
+        if a[0] >= 0 {
+            return curve.y(at: Self.cubic(a, w))
         }
-        return evaluateWithNewton(x, p: p, segment: i, shifted: shifted)
+        a[0] = -1 - a[0]
+        return evaluateWithNewton(x, p: p, segment: i, w: w, coefficients: a)
     }
 
     @inline(__always)
@@ -180,18 +176,16 @@ final class BezierSolver: Sendable {
         (a[0] + a[1] * w) + (w * w) * (a[2] + a[3] * w)
     }
 
-    /// Table guess plus one certified Newton step; `refine` when that cannot be certified.
+    /// Table guess plus one certified Newton step; `CubicBezier.root` when that fails.
     @inline(never)
-    private func evaluateWithNewton(_ x: Double, p: Double, segment i: Int, shifted: Double) -> Double {
-        let w: Double
-        if i == 0 {
-            w = .sqrt(p)
-        } else if i == Self.segmentCount - 1 {
-            w = .sqrt(Double(Self.segmentCount) - p)
-        } else {
-            w = p - (shifted - Self.roundingShift)
+    private func evaluateWithNewton(
+        _ x: Double, p: Double, segment i: Int, w interiorW: Double, coefficients a: SIMD4<Double>
+    ) -> Double {
+        let w = switch i {
+        case 0: Double.sqrt(p)
+        case Self.segmentCount - 1: Double.sqrt(Double(Self.segmentCount) - p)
+        default: interiorW
         }
-        let a = segments[i]
         let t0 = Self.cubic(a, w)
         let s = curve.slope(at: t0)
         let d = (curve.x(at: t0) - x) / s
@@ -200,8 +194,8 @@ final class BezierSolver: Sendable {
         }
         // The segment's end values approximately bracket the root; `bisect` verifies them.
         let atStart = a[0], atEnd = a[0] + a[1] + a[2] + a[3]
-        let t = curve.refine(x, from: t0, lo: min(atStart, atEnd), hi: max(atStart, atEnd))
-        return curve.y(at: t)
+        let root = curve.root(of: x, guess: t0, lo: min(atStart, atEnd), hi: max(atStart, atEnd))
+        return curve.y(at: root.t)
     }
 
     // MARK: Table construction
@@ -214,91 +208,109 @@ final class BezierSolver: Sendable {
         return (Double(i) + w) * h
     }
 
-    private static func buildTable(_ curve: CubicBezier) -> (ContiguousArray<SIMD4<Double>>, UInt128) {
+    private static func buildTable(_ curve: CubicBezier) -> ContiguousArray<SIMD4<Double>> {
+        typealias Root = CubicBezier.Root
         let n = segmentCount
-        // t at the segment boundaries x = k/N.
-        var boundary = [Double](repeating: 0, count: n + 1)
-        boundary[n] = 1
+        // The segment boundaries x = k/N, in sequence (each guess extrapolates the last root).
+        var boundary = [Root](repeating: Root(t: 0, error: 0), count: n + 1)
+        boundary[n] = Root(t: 1, error: 0)
         for k in 1..<n {
-            let x = Double(k) / Double(n)
-            boundary[k] = curve.polish(curve.solve(x, guess: boundary[k - 1]), for: x)
+            let x = Double(k) / Double(n), previous = boundary[k - 1].t
+            let guess = curve.extrapolatedRoot(from: previous, toward: x)
+            boundary[k] = curve.accurateRoot(of: x, guess: guess, lo: previous, hi: 1)
         }
         var segments = ContiguousArray<SIMD4<Double>>()
         segments.reserveCapacity(n)
-        var certified: UInt128 = 0
         for i in 0..<n {
-            // Local w = 0 and w = 1 are boundaries (w = 0 is x = 1 in the last segment).
-            let v0 = i == n - 1 ? 1 : boundary[i]
-            let v3 = i == n - 1 ? boundary[n - 1] : boundary[i + 1]
+            // Local w = 0 and w = 1 are boundaries; in the last segment w = 0 is x = 1.
+            let (r0, r3) = i == n - 1
+                ? (boundary[n], boundary[n - 1])
+                : (boundary[i], boundary[i + 1])
+            let lo = min(r0.t, r3.t), hi = max(r0.t, r3.t)
+            // Guesses extrapolate from the nearer boundary, except from the x = 0 and x = 1
+            // ends, where x' may vanish. Independent solves: the CPU overlaps them.
             let x1 = sampleX(segment: i, w: 1.0 / 3), x2 = sampleX(segment: i, w: 2.0 / 3)
-            let v1 = curve.polish(curve.solve(x1, guess: v0), for: x1)
-            let v2 = curve.polish(curve.solve(x2, guess: v1), for: x2)
-            // Cubic through (0, v0), (⅓, v1), (⅔, v2), (1, v3), in monomial form.
+            let guess1 = curve.extrapolatedRoot(from: i == 0 || i == n - 1 ? r3.t : r0.t, toward: x1)
+            let guess2 = curve.extrapolatedRoot(from: r3.t, toward: x2)
+            let r1 = curve.accurateRoot(of: x1, guess: guess1, lo: lo, hi: hi)
+            let r2 = curve.accurateRoot(of: x2, guess: guess2, lo: lo, hi: hi)
+            let (v0, v1, v2, v3) = (r0.t, r1.t, r2.t, r3.t)
+            let isCertified = i > 0 && i < n - 1
+                && curve.interpolationErrorBound(
+                    tFrom: v0, to: v3, segmentWidth: 1 / Double(n),
+                    nodeError: max(r0.error, r1.error, r2.error, r3.error)) <= curve.tTolerance
+            // The cubic through (0, v0), (⅓, v1), (⅔, v2), (1, v3), in monomial form.
             segments.append(SIMD4(
-                v0,
+                isCertified ? v0 : -1 - v0,
                 (-11 * v0 + 18 * v1 - 9 * v2 + 2 * v3) / 2,
                 (18 * v0 - 45 * v1 + 36 * v2 - 9 * v3) / 2,
                 (-9 * v0 + 27 * v1 - 27 * v2 + 9 * v3) / 2))
-            if i > 0 && i < n - 1,
-               curve.interpolationErrorBound(tFrom: v0, to: v3, segmentWidth: 1 / Double(n))
-                   <= curve.tTolerance {
-                certified |= 1 << UInt128(i)
-            }
         }
-        return (segments, certified)
+        return segments
     }
 
-    /// Fraction of segments on the certified fast path (diagnostics and tests).
+    /// The fraction of segments on the certified fast path (for diagnostics and tests).
     var certifiedFraction: Double {
-        Double(certified.nonzeroBitCount) / Double(Self.segmentCount)
+        Double(segments.count { $0[0] >= 0 }) / Double(Self.segmentCount)
     }
 }
 
+// MARK: - Polynomials and certified root finding
+
 /// The polynomials of one Bézier timing curve and a certified root finder for x(t) = x.
 ///
-/// x(t) = ((ax·t + bx)·t + cx)·t with cx = 3·c1x, bx = 3·(c2x − c1x) − cx, ax = 1 − cx − bx;
-/// y likewise.
+/// Power basis: x(t) = cx·t + bx·t² + ax·t³ with cx = 3·c1x, bx = 3·(c2x − c1x) − cx,
+/// ax = 1 − cx − bx; y likewise.
 ///
-/// Certification of a Newton step t₁ = t₀ − d, d = (x(t₀) − x) / x'(t₀), x'(t₀) > 0:
-/// - Truncation: for a cubic, t₁ − t* = d*²·x''(ξ)/(2·x'(t₀)) with d* = t₀ − t* and some
-///   ξ ∈ [0, 1]; and |d*| ≤ 2|d| whenever M₂·|d|/(2·x'(t₀)) < ¼, M₂ = max|x''| on [0, 1].
-///   So |t₁ − t*| ≤ 2·M₂·d²/x'(t₀), which is ≤ tTolerance/2 iff d²·acceptScale ≤ x'(t₀)
-///   (and x'(t₀) ≥ convergenceSlope makes the ¼ condition hold).
-/// - Rounding: the computed residual x(t₀) − x is off by at most
-///   8u·(|ax|t³ + |bx|t² + |cx|t + x) ≤ 8u·(|ax| + |bx| + |cx| + 1), which moves t₁ by that
-///   over x'(t₀); that must be ≤ tTolerance/2 too (the fast path checks x'(t₀) ≥ minSlope).
-/// tTolerance = targetError / max|y'|, so the error in y stays ≤ targetError (+ ~1e-15 from
-/// evaluating y). Where Newton cannot certify — x' tiny at an end or at a flat inflection,
-/// where double rounding hides the root — `bisect` uses a double-double residual (error
+/// **Certifying a Newton step** t₁ = t₀ − d, d = (x(t₀) − x)/x'(t₀), with s = x'(t₀) > 0:
+/// - Truncation. For a cubic, t₁ − t* = d*²·x''(ξ)/(2s) with d* = t₀ − t* and some ξ ∈ [0, 1],
+///   and |d*| ≤ 2|d| whenever M₂·|d|/(2s) < ¼ (M₂ = max|x''| on [0, 1]); so
+///   |t₁ − t*| ≤ 2·M₂·d²/s. The ¼ condition holds once the error is within tolerance and
+///   s > `convergenceSlope`.
+/// - Rounding. The computed residual x(t₀) − x is off by at most
+///   ε(t) = 8u·(|ax|t³ + |bx|t² + |cx|t + x) ≤ 8u·(|ax| + |bx| + |cx| + 1), which moves t₁ by
+///   at most ε/s.
+/// A step is accepted when (2·M₂·d² + ε)/s ≤ `tTolerance` = targetError / max|y'|, so the
+/// error in y(t₁) is ≤ targetError plus the ~1e-15 rounding of y. The fast path checks the two
+/// halves separately with precomputed constants (`acceptsFast`).
+///
+/// Where Newton cannot certify (x' tiny at an end or at a flat inflection, where Double
+/// rounding hides the root), `bisect` uses the residual in double-double arithmetic (error
 /// ~1e-30), which resolves even the cube-root singularity of a zero-slope inflection.
 struct CubicBezier: Sendable {
-    /// Error budget for y used to derive the t tolerance (public guarantee: 1e-7).
+    /// The error budget for y from which the t tolerance derives (public guarantee: 1e-7).
     static let targetError = 2.5e-8
-    /// Unit roundoff of Double.
+    /// The unit roundoff of Double.
     static let unitRoundoff = 0x1p-53
-    /// Newton steps `refine` tries before falling back to bisection.
-    static let maxRefineSteps = 12
+    /// Newton steps `root` tries before falling back to bisection.
+    static let maxNewtonSteps = 12
+
+    /// A root t of x(t) = x with a proven bound on |t − t*|.
+    struct Root {
+        var t: Double
+        var error: Double
+    }
 
     let ax: Double, bx: Double, cx: Double
     let ay: Double, by: Double, cy: Double
-    /// x'(t) = (ax3·t + bx2)·t + cx.
+    /// x'(t) = cx + bx2·t + ax3·t².
     let ax3: Double, bx2: Double
     /// The control abscissae, for the exact double-double coefficients of `bisect`.
     let c1x: Double, c2x: Double
     let absAx: Double, absBx: Double, absCx: Double
 
-    /// Required accuracy of t: targetError / max|y'(t)|.
+    /// The required accuracy of t: targetError / max|y'(t)|.
     let tTolerance: Double
-    /// Fast-path acceptance needs x'(t₀) ≥ minSlope …
-    let minSlope: Double
-    /// … and d²·acceptScale ≤ x'(t₀), acceptScale = 4·M₂ / tTolerance.
-    let acceptScale: Double
+    /// Where the quadratic x'(t) has its extremum, −bx2/(2·ax3) (±∞ or NaN if ax = 0).
+    let slopeVertex: Double
+    /// M₂ = max|x''| on [0, 1], with 1 % margin for guesses slightly outside [0, 1].
+    let maxCurvature: Double
     /// Slope below which the Newton error bound is not established: 2·M₂·tTolerance.
     let convergenceSlope: Double
-    /// M₂ = max|x''| on [0, 1] (with 1 % margin).
-    let maxCurvature: Double
-    /// Bound on the rounding error of the computed residual x(t) − x for t ∈ [0, 1].
-    let maxResidualError: Double
+    /// The fast path needs x'(t₀) ≥ minSlope (rounding ≤ tTolerance/2) …
+    let minSlope: Double
+    /// … and d²·acceptScale ≤ x'(t₀) (truncation ≤ tTolerance/2): acceptScale = 4·M₂/tTolerance.
+    let acceptScale: Double
 
     init(c1x: Double, c1y: Double, c2x: Double, c2y: Double) {
         cx = 3 * c1x
@@ -309,22 +321,22 @@ struct CubicBezier: Sendable {
         ay = 1 - cy - by
         ax3 = 3 * ax
         bx2 = 2 * bx
+        slopeVertex = -bx2 / (2 * ax3)
         self.c1x = c1x
         self.c2x = c2x
         absAx = abs(ax)
         absBx = abs(bx)
         absCx = abs(cx)
 
-        // max|y'| ≤ 3·max|Bernstein coefficients of y'| (convex hull); ≥ 1 since y rises by 1.
+        // max|y'| ≤ 3·max|Bernstein coefficients of y'| (convex hull); ≥ 1 as y rises by 1.
         let maxYSlope = 3 * max(abs(c1y), abs(c2y - c1y), abs(1 - c2y))
         tTolerance = Self.targetError / maxYSlope
-        // x'' is linear in t, so |x''| peaks at t = 0 or 1; 1 % margin for guesses that stray
-        // slightly outside [0, 1].
+        // x'' is linear in t, so |x''| peaks at t = 0 or t = 1.
         maxCurvature = 1.01 * max(abs(2 * bx), abs(6 * ax + 2 * bx))
-        maxResidualError = 8 * Self.unitRoundoff * (absAx + absBx + absCx + 1)
-        acceptScale = 4 * maxCurvature / tTolerance
         convergenceSlope = 2 * maxCurvature * tTolerance
+        let maxResidualError = 8 * Self.unitRoundoff * (absAx + absBx + absCx + 1)
         minSlope = max(2 * maxResidualError / tTolerance, convergenceSlope)
+        acceptScale = 4 * maxCurvature / tTolerance
     }
 
     // Estrin-style evaluation: shorter dependency chains than Horner, same error bounds.
@@ -337,72 +349,80 @@ struct CubicBezier: Sendable {
     @inline(__always)
     func y(at t: Double) -> Double { cy * t + (t * t) * (by + ay * t) }
 
-    /// Whether the Newton step `step` taken with x' = `slope` is certified for every t₀.
-    /// False for NaN (e.g. a zero slope).
+    /// Whether a Newton step `d` taken where x' = `s` is certified for any starting point.
+    /// False for NaN (as from a zero slope).
     @inline(__always)
     func acceptsFast(step d: Double, slope s: Double) -> Bool {
         s >= minSlope && d * d * acceptScale <= s
     }
 
-    /// The root of x(t) = x for x ∈ (0, 1), to tTolerance, without a table; `guess` ∈ [0, 1].
-    func solve(_ x: Double, guess: Double) -> Double {
-        if x <= 0 { return 0 }
-        if x >= 1 { return 1 }
-        return refine(x, from: guess, lo: 0, hi: 1)
-    }
-
-    /// Newton steps with a t-dependent rounding bound; bisection on about [lo, hi] if they
-    /// cannot certify a result.
-    func refine(_ x: Double, from guess: Double, lo: Double, hi: Double) -> Double {
+    /// The root of x(t) = `x` ∈ (0, 1) to within tTolerance: Newton steps from `guess`, each
+    /// certified as described on the type; if none certifies, bisection on about [lo, hi]
+    /// (`bisect` checks and widens the bracket).
+    func root(of x: Double, guess: Double, lo: Double, hi: Double) -> Root {
         var t = min(max(guess, 0), 1)
-        for _ in 0..<Self.maxRefineSteps {
+        for _ in 0..<Self.maxNewtonSteps {
             let s = slope(at: t)
             guard s > convergenceSlope else { break }  // also NaN
             let d = (self.x(at: t) - x) / s
-            let residualError = 8 * Self.unitRoundoff * (((absAx * t + absBx) * t + absCx) * t + x)
-            if d * d * acceptScale <= s && 2 * residualError <= tTolerance * s {
-                return t - d
+            let error = (2 * maxCurvature * d * d + residualRoundingBound(at: t, x: x)) / s
+            if error <= tTolerance {
+                return Root(t: t - d, error: error)
             }
             t = min(max(t - d, 0), 1)
         }
-        return bisect(x, lo: lo, hi: hi)
+        return Root(t: bisect(x, lo: lo, hi: hi), error: tTolerance / 2)
     }
 
-    /// Up to two Newton steps from an already certified root `t`, each taken only if it moves t
-    /// by at most tTolerance (a genuine refinement). Afterwards the error is at most
-    /// `polishedError(minimumSlope:)` wherever x' ≥ that slope.
-    func polish(_ t: Double, for x: Double) -> Double {
-        var t = t
-        for _ in 0..<2 {
-            let s = slope(at: t)
-            let d = (self.x(at: t) - x) / s
-            guard abs(d) <= tTolerance else { break }  // also NaN
-            t -= d
-        }
-        return t
+    /// `root` followed, unless its error bound is already negligible, by one more Newton step:
+    /// the table nodes should be far more accurate than tTolerance.
+    func accurateRoot(of x: Double, guess: Double, lo: Double, hi: Double) -> Root {
+        let r = root(of: x, guess: guess, lo: lo, hi: hi)
+        guard r.error > Self.negligibleNodeError else { return r }
+        let s = slope(at: r.t)
+        guard s > convergenceSlope else { return r }
+        let d = (self.x(at: r.t) - x) / s
+        let error = (2 * maxCurvature * d * d + residualRoundingBound(at: r.t, x: x)) / s
+        return error < r.error ? Root(t: r.t - d, error: error) : r
     }
 
-    /// Error bound of a polished root where x' ≥ `m` (> convergenceSlope): starting from
-    /// ≤ tTolerance/2, each step leaves ≤ 2·M₂·e²/x' + rounding.
-    func polishedError(minimumSlope m: Double) -> Double {
-        let rounding = 2 * maxResidualError / m
-        let afterOne = 2 * maxCurvature * (tTolerance / 2) * (tTolerance / 2) / m + rounding
-        return 2 * maxCurvature * afterOne * afterOne / m + rounding
+    /// Node errors below this hardly affect the table's certification.
+    static let negligibleNodeError = 1e-14
+
+    /// ε(t): a bound on the rounding error of the computed residual x(t) − x for t ∈ [0, 1].
+    @inline(__always)
+    func residualRoundingBound(at t: Double, x: Double) -> Double {
+        8 * Self.unitRoundoff * (((absAx * t + absBx) * t + absCx) * t + x)
     }
 
-    /// A proven bound on |cubic interpolant − t(x)| over an interior table segment of width
-    /// `h` in x whose polished node values span [t0, t1].
-    func interpolationErrorBound(tFrom t0: Double, to t1: Double, segmentWidth h: Double) -> Double {
-        // Widen by the node errors, then bound x', x'' and x''' on that t-range.
-        let lo = min(t0, t1) - tTolerance, hi = max(t0, t1) + tTolerance
+    /// A guess for the root of x(t) = `x` from a nearby root `t`: the second-order Taylor
+    /// expansion of the inverse, Δt ≈ δ − x''·δ²/(2·x') with δ = Δx/x'; just `x` where x'(t)
+    /// is too small for that.
+    func extrapolatedRoot(from t: Double, toward x: Double) -> Double {
+        let s = slope(at: t)
+        guard s > convergenceSlope else { return x }
+        let inverseSlope = 1 / s
+        let delta = (x - self.x(at: t)) * inverseSlope
+        let guess = t + delta - 0.5 * (2 * ax3 * t + bx2) * inverseSlope * delta * delta
+        return min(max(guess, 0), 1)
+    }
+
+    /// A proven bound on |cubic interpolant − t(x)| over an interior table segment of width `h`
+    /// in x whose node values span [t0, t1], each off by at most `nodeError`:
+    /// - the Lagrange remainder h⁴·max|t''''(x)|/1944 (max |w(w−⅓)(w−⅔)(w−1)| = 1/81 on
+    ///   [0, 1], over 4! = 24), where t'''' = (10·x'·x''·x''' − 15·x''³)/x'⁷ (derivatives in t,
+    ///   x'''' = 0) is bounded with the extremes of x', x'', x''' over the segment's t-range;
+    /// - node errors times the Lebesgue constant of the four equispaced nodes (< 1.64);
+    /// - rounding of the coefficients and of their evaluation (|t| ≤ 1): 512u.
+    func interpolationErrorBound(
+        tFrom t0: Double, to t1: Double, segmentWidth h: Double, nodeError: Double
+    ) -> Double {
+        let lo = min(t0, t1) - nodeError, hi = max(t0, t1) + nodeError
         var minSlope = min(slope(at: lo), slope(at: hi))
         var maxSlope = max(slope(at: lo), slope(at: hi))
-        if ax3 != 0 {
-            let vertex = -bx2 / (2 * ax3)  // the extremum of the quadratic x'
-            if lo < vertex && vertex < hi {
-                minSlope = min(minSlope, slope(at: vertex))
-                maxSlope = max(maxSlope, slope(at: vertex))
-            }
+        if lo < slopeVertex && slopeVertex < hi {  // false for NaN
+            minSlope = min(minSlope, slope(at: slopeVertex))
+            maxSlope = max(maxSlope, slope(at: slopeVertex))
         }
         minSlope -= 8 * Self.unitRoundoff * (abs(ax3) + abs(bx2) + absCx)  // rounding of x'
         guard minSlope > convergenceSlope else { return .infinity }
@@ -411,13 +431,11 @@ struct CubicBezier: Sendable {
         let m2 = minSlope * minSlope, m4 = m2 * m2
         let fourthDerivative = (10 * maxSlope * x2 * x3 + 15 * x2 * x2 * x2) / (m4 * m2 * minSlope)
         let remainder = fourthDerivative * (h * h) * (h * h) / 1944
-        let nodeError = polishedError(minimumSlope: minSlope)
-        let rounding = 512 * Self.unitRoundoff  // coefficients and evaluation, |t| ≤ 1
-        return remainder + 1.64 * nodeError + rounding
+        return remainder + 1.64 * nodeError + 512 * Self.unitRoundoff
     }
 
     /// Bisection using the sign of x(t) − x computed in double-double arithmetic, until the
-    /// bracket is narrower than tTolerance. A bracket end on the wrong side is widened to 0 or 1.
+    /// bracket is at most tTolerance wide. A bracket end on the wrong side is widened to 0 or 1.
     func bisect(_ x: Double, lo: Double, hi: Double) -> Double {
         let residual = ExactResidual(c1x: c1x, c2x: c2x, x: x)
         var lo = max(lo, 0), hi = min(hi, 1)
@@ -458,7 +476,7 @@ struct ExactResidual {
         self.x = x
     }
 
-    /// x(t) − x, rounded to Double (the sign is that of the double-double value).
+    /// x(t) − x, rounded to Double (its sign is that of the double-double value).
     func value(at t: Double) -> Double {
         let p = ((ax * t + bx) * t + cx) * t
         return (p - DoubleDouble(x)).hi
@@ -508,6 +526,3 @@ struct DoubleDouble {
         return quickSum(p.hi, p.lo + a.lo * b)
     }
 }
-
-public func _debugCertified(_ c: TimingCurve) -> Double { c._solverForDebug?.certifiedFraction ?? -1 }
-extension TimingCurve { var _solverForDebug: BezierSolver? { Mirror(reflecting: self).children.first { $0.label == "solver" }?.value as? BezierSolver } }
