@@ -190,7 +190,10 @@ public struct ResolvedTiming: Sendable, Equatable {
         return m
     }
 
-    /// Iteration, cycle time and progress for a time `t` in [0, D] (§3.3).
+    /// Iteration, cycle time and progress for a time `t` within the active
+    /// duration (§3.3): `i = floor(t / c)`, `u = t - i c`, mirrored on the way
+    /// back. (The end of the active duration is handled by `sample` with the
+    /// whole-cycle rule.)
     @inline(__always)
     func cyclePosition(_ t: Double) -> (Double, Double, Double) {
         let c = cycle
@@ -201,22 +204,12 @@ public struct ResolvedTiming: Sendable, Equatable {
         }
         var i: Double
         var u: Double
-        if !(t > 0) {
-            i = 0; u = 0
-        } else if !t.isFinite {
+        if !(t > 0) || !t.isFinite {
             i = 0; u = 0
         } else {
-            let q = ResolvedTiming.snap(t / c)
-            let fq = fastFloor(q)
-            if q == fq && q >= 1 {
-                // A positive whole number of cycles ends at the cycle's end.
-                i = q - 1
-                u = c
-            } else {
-                i = fq
-                u = t - i * c
-                if u < 0 { u = 0 } else if u > c { u = c }
-            }
+            i = fastFloor(ResolvedTiming.snap(t / c))
+            u = t - i * c
+            if u < 0 { u = 0 } else if u > c { u = c }
         }
         if autoreverses && u > d { u = 2 * d - u }
         var p = u / d

@@ -31,9 +31,10 @@ struct TimingTests {
         #expect(t.sample(parentTime: 1).progress == 0.5)
         #expect(t.sample(parentTime: 3).progress == 0.5)
         #expect(t.sample(parentTime: 3).iteration == 1)
-        // at t = c (a whole cycle) the first cycle ends at its end value
-        #expect(t.sample(parentTime: 2).progress == 1)
-        #expect(t.sample(parentTime: 2).iteration == 0)
+        // within the active duration a whole cycle starts the next one (i = floor(t / c))
+        #expect(t.sample(parentTime: 2).progress == 0)
+        #expect(t.sample(parentTime: 2).iteration == 1)
+        #expect(t.sample(parentTime: 6).progress == 0)
         // fractional repeat: ends at the fractional point, progress 0.5 of iteration 3
         let end = t.sample(parentTime: 7)
         #expect(end.phase == .after)

@@ -23,12 +23,14 @@ if BUNDLED:
             _bdist_wheel = None
     if _bdist_wheel is not None:
         class bdist_wheel(_bdist_wheel):  # noqa: N801 - setuptools command name
-            def finalize_options(self):
-                super().finalize_options()
-                self.root_is_pure = False
-
             def get_tag(self):
-                _, _, plat = super().get_tag()
+                # The files stay at the wheel's root (pure Python + a data file);
+                # only the tag names the platform the bundled library was built for.
+                pure, self.root_is_pure = self.root_is_pure, False
+                try:
+                    _, _, plat = super().get_tag()
+                finally:
+                    self.root_is_pure = pure
                 return "py3", "none", plat
 
         cmdclass["bdist_wheel"] = bdist_wheel

@@ -26,7 +26,7 @@ import re
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple, Type
+from typing import Any, Callable, Dict, List, Tuple, Type
 
 from . import _abi
 from .errors import LibraryMismatchError, LibraryNotFoundError, MissingFunctionError

@@ -13,7 +13,7 @@ from typing import (Any, Callable, Dict, Iterator, List, NamedTuple, Optional, S
 from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, _np, byref, c_double, c_int32, c_uint64, check, encode,
                     raise_status)
 from ._lib import cad_anim_callback, cad_event, cad_render_item, cad_transaction_callback, lib
-from .animation import Animation, TimingFunction, _apply_timing
+from .animation import TimingFunction, _apply_timing
 from .enums import EventKind
 from .errors import ClosedError, OutOfMemoryError
 from .layer import Layer, _handle_of
@@ -24,6 +24,7 @@ _POINTER_RENDER_ITEM = ctypes.POINTER(cad_render_item)
 _POINTER_DOUBLE = ctypes.POINTER(c_double)
 _POINTER_U64 = ctypes.POINTER(c_uint64)
 _NULL_TX_CB = cad_transaction_callback()
+_RENDER_CACHE_ROOTS = 32  # render-list buffers kept per engine (one per root layer)
 
 #: numpy dtype of ``cad_render_item`` (None without numpy), built from the ctypes struct.
 RENDER_ITEM_DTYPE = _np.dtype(cad_render_item) if _np is not None else None
@@ -145,11 +146,10 @@ class Engine:
         self._callbacks: Dict[int, Callable[[Event], Any]] = {}
         self._tx_callbacks: Dict[int, Callable[[], Any]] = {}
         self._ids = itertools.count(1)
-        self._pending: List[BaseException] = []
         self._render_cache: Dict[int, Tuple[Any, Any]] = {}
         self._render_cap = 64
         self._sample_components: Dict[bytes, int] = {}
-        self._local = threading.local()
+        self._local = threading.local()  # exceptions raised by callbacks, per thread
         wref = weakref.ref(self)
         # One trampoline per engine and kind, alive as long as this object: C only
         # calls them while the engine exists, and close() never frees them (it may
@@ -206,15 +206,26 @@ class Engine:
 
     # ---- callbacks -----------------------------------------------------------------
 
+    @property
+    def _pending(self) -> List[BaseException]:
+        """Exceptions raised by callbacks on this thread, waiting to be re-raised."""
+        try:
+            return self._local.pending
+        except AttributeError:
+            pending: List[BaseException] = []
+            self._local.pending = pending
+            return pending
+
     def _register_callback(self, fn: Callable[[Event], Any]) -> int:
         uid = next(self._ids)
         self._callbacks[uid] = fn
         return uid
 
     def _reraise(self) -> None:
-        if self._pending:
-            exc = self._pending[0]
-            del self._pending[:]
+        pending = self._pending
+        if pending:
+            exc = pending[0]
+            del pending[:]
             raise exc
 
     def _set_completion(self, fn: Optional[Callable[[], Any]]) -> None:
@@ -387,7 +398,8 @@ class Engine:
         values); ``autoreverse`` plays forward then back; ``repeat`` is a repeat
         count (True = forever); ``spring_damping`` (a damping ratio in (0, 1]) with
         ``initial_velocity`` makes them springs that settle at ``duration``;
-        ``completion`` runs once they have all stopped.
+        ``completion`` runs once they have all stopped. ``curve=None`` keeps the
+        transaction's default (Core Animation's ``default`` curve).
 
         Example::
 
@@ -397,8 +409,9 @@ class Engine:
 
         def setup(e: int) -> None:
             check(lib.cad_transaction_set_duration(e, duration))
-            _apply_timing(curve, lib.cad_transaction_set_timing_function,
-                          lib.cad_transaction_set_timing_bezier, None, e)
+            if curve is not None:
+                _apply_timing(curve, lib.cad_transaction_set_timing_function,
+                              lib.cad_transaction_set_timing_bezier, None, e)
             if delay:
                 check(lib.cad_transaction_set_delay(e, delay))
             if repeat:
@@ -468,7 +481,11 @@ class Engine:
     def _grow_render(self, h: int, cap: int) -> Tuple[Any, Any]:
         buf = _np.zeros(cap, dtype=RENDER_ITEM_DTYPE)
         ptr = ctypes.cast(buf.ctypes.data, _POINTER_RENDER_ITEM)
-        self._render_cache[h] = (buf, ptr)
+        cache = self._render_cache
+        cache.pop(h, None)
+        while len(cache) >= _RENDER_CACHE_ROOTS:  # forget the least recently grown root's buffer
+            del cache[next(iter(cache))]
+        cache[h] = (buf, ptr)
         return buf, ptr
 
     def sample(self, layers: Union[Sequence[Layer], Sequence[int], Any], keypath: str) -> Any:

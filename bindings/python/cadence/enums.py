@@ -103,11 +103,15 @@ def parse_enum(cls: Type[E], value: Union[E, int, str], what: str = "value") -> 
         raise ValueError(f"unknown {what} {value!r}; expected one of {names}")
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{what} must be a {cls.__name__}, an int or a name, not {type(value).__name__}")
-    # Unknown ints go through untouched: the library validates them (CAD_ERR_INVALID_ARGUMENT).
     try:
         return cls(value)
     except ValueError:
-        return value  # type: ignore[return-value]
+        pass
+    # Other int32 values go through untouched: the library validates them
+    # (CAD_ERR_INVALID_ARGUMENT). Wider ints would be truncated by ctypes.
+    if not -2 ** 31 <= value < 2 ** 31:
+        raise ValueError(f"{what} {value} is out of range for a C enum")
+    return value  # type: ignore[return-value]
 
 
 def _camel(name: str) -> str:

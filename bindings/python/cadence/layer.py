@@ -60,6 +60,7 @@ PROPERTIES: Tuple[Tuple[str, str], ...] = (
 )
 
 _CAP = 16  # the largest value (a transform) has 16 components
+_BUF = c_double * _CAP
 
 
 def snake_case(name: str) -> str:
@@ -169,9 +170,12 @@ class Layer:
     # ---- key-path values ---------------------------------------------------------
 
     def _read(self, fn: Any, keypath: bytes) -> Tuple[Any, int]:
-        buf = (c_double * _CAP)()
+        p = self._engine._ptr
+        if p is None:
+            self._engine._p()  # raises ClosedError
+        buf = _BUF()
         n = c_int32()
-        st = fn(self._engine._p(), self._handle, keypath, buf, _CAP, byref(n))
+        st = fn(p, self._handle, keypath, buf, _CAP, byref(n))
         if st:
             raise_status(st)
         return buf, n.value
