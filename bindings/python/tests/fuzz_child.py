@@ -248,8 +248,6 @@ class Fuzzer:
     def op_layer_set(self):
         h, kp = self.handle(), self.keypath()
         buf, n = self.dbuf(self.r.choice([1, 2, 4, 16, 3, 0]))
-        if AVOID_KNOWN_BUGS and kp == b"fillMode" and buf is not None and not -2 ** 31 <= buf[0] < 2 ** 31:
-            buf[0] = 7.5  # known engine bug: fillMode outside the int32 range traps (test_engine_bugs.py)
         self.log(f"layer_set {h:#x} {kp!r} n={n}")
         lib.cad_layer_set(self.e, h, kp, buf, n)
 

@@ -1,7 +1,6 @@
-"""Engine bugs found by the binding's tests: values or crashes that contradict the spec.
-
-Each is a strict xfail: when the engine is fixed the test XPASSes and fails,
-so the marker gets removed and the test joins the regular suite.
+"""Regression tests for engine bugs found by the binding's tests (values or
+crashes that contradicted the spec). New findings start as strict xfails; once
+the engine is fixed the marker is removed and the test stays here.
 """
 from __future__ import annotations
 
@@ -24,9 +23,7 @@ def _run_child(code: str) -> subprocess.CompletedProcess:
                           timeout=60)
 
 
-@pytest.mark.xfail(reason="engine bug: cad_layer_set(\"fillMode\", v) with v outside the int32 range (e.g. 2^31, "
-                          "1e10, ±1e308) traps (SIGILL) instead of returning CAD_ERR_INVALID_ARGUMENT "
-                          "(SEMANTICS.md §12: no input may crash)", strict=True)
+# Was: cad_layer_set("fillMode", v) with v outside the int32 range trapped (SIGILL).
 @pytest.mark.parametrize("value", ["2147483648.0", "-2147483649.0", "1e308"])
 def test_layer_fill_mode_out_of_int32_range_is_an_error_not_a_crash(value):
     r = _run_child(f"""
