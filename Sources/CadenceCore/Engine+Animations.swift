@@ -309,10 +309,6 @@ extension Engine {
         layers[l].lastAnim = Int32(i)
         layers[l].animCount += 1
         layers[l].animMask |= compiled.mask
-        if layers[l].animatedSlot < 0 {
-            layers[l].animatedSlot = Int32(animatedLayers.count)
-            animatedLayers.append(Int32(l))
-        }
         if spec.kind == .transition {
             layers[l].transition = Int32(i)
             let snap = snapshot(l)
@@ -324,7 +320,7 @@ extension Engine {
             tx.awaiting.append(Int32(i))
         }
         if register { registerWithTransaction(i) }
-        updateSimple(l)
+        updateMembership(l)
         markPresDirty(l)
         return i
     }
@@ -408,16 +404,7 @@ extension Engine {
         }
         layers[l].animMask = m
         resetFromModel(l, mask: oldMask & ~m)
-        updateSimple(l)
-        if layers[l].animCount == 0 {
-            let slot = Int(layers[l].animatedSlot)
-            let lastLayer = animatedLayers.removeLast()
-            if slot < animatedLayers.count {
-                animatedLayers[slot] = lastLayer
-                layers[Int(lastLayer)].animatedSlot = Int32(slot)
-            }
-            layers[l].animatedSlot = -1
-        }
+        updateMembership(l)
         markPresDirty(l)
     }
 

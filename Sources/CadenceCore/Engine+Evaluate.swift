@@ -22,8 +22,8 @@ extension Engine {
     /// reports starts and stops and queues finished animations for removal.
     func evaluateLayer(_ l: Int, events: Bool) {
         let si = Int(layers[l].simple)
-        if si >= 0 && !inst.items[si].awaitingCommit {
-            evaluateSimple(l, si, events: events)
+        if si >= 0 {
+            evaluateSimpleEntry(si, events: events)
             return
         }
         let tLayer = localTime(l, global: now)
@@ -49,55 +49,6 @@ extension Engine {
         if visual != 0 { refreshVisualCache(l, mask: visual) }
     }
 
-    /// The fast path of `evaluateLayer` for a layer whose only animation is a
-    /// plain from/to basic or spring animation on ordinary components.
-    @inline(__always)
-    func evaluateSimple(_ l: Int, _ i: Int, events: Bool) {
-        let tp = localTime(l, global: now)
-        let s = inst.items[i].timing.sample(parentTime: tp)
-        if events && (!inst.items[i].started || (s.phase == .after && !inst.items[i].finished)) {
-            updateEvents(i, s, layer: l)
-        }
-        guard case let .block(off, c) = inst.items[i].access else { return }
-        let base = l &* LayerProperty.stride &+ off
-        let effect = s.hasEffect && !(s.phase == .after && inst.items[i].removedOnCompletion)
-        if effect {
-            let e: Double
-            if inst.items[i].kind == .spring {
-                e = inst.extras[i].spring?.progress(at: s.cycleTime) ?? 1
-            } else {
-                e = inst.items[i].linearCurve ? s.progress : inst.curves[i].evaluate(s.progress)
-            }
-            let vb = i &* InstanceStore.valueStride
-            for k in 0..<c {
-                let a = inst.values[vb &+ k]
-                let v = a + (inst.values[vb &+ c &+ k] - a) * e
-                pres[base &+ k] = v.isFinite ? v : (v.isNaN ? model[base &+ k] : (v > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude))
-            }
-        } else {
-            for k in 0..<c { pres[base &+ k] = model[base &+ k] }
-        }
-        layers[l].presDirty = false
-        let bit = UInt32(1) << UInt32(inst.items[i].prop)
-        if bit & LayerProperty.geometryMask != 0 {
-            layers[l].geomDirty = true
-            if bit == LayerProperty.bounds.bit { refreshVisualCache(l, mask: bit) }
-        } else {
-            refreshVisualCache(l, mask: bit)
-        }
-    }
-
-    /// Recomputes whether a layer qualifies for `evaluateSimple`.
-    func updateSimple(_ l: Int) {
-        layers[l].simple = -1
-        guard layers[l].animCount == 1, layers[l].firstAnim >= 0 else { return }
-        let i = Int(layers[l].firstAnim)
-        let it = inst.items[i]
-        guard it.kind == .basic || it.kind == .spring, it.mode == .fromTo, it.interp == .linear,
-              !it.additive, !it.cumulative, it.group < 0, it.prop >= 0 else { return }
-        guard case let .block(off, _) = it.access, off < Engine.transformBase || off >= Engine.sublayerBase + 16 else { return }
-        layers[l].simple = Int32(i)
-    }
 
     @inline(__always)
     func copyModelToPres(_ l: Int, mask: UInt32) {
@@ -512,6 +463,14 @@ extension Engine {
         now = t
         tickCount &+= 1
         scratchRemove.removeAll(keepingCapacity: true)
+        // Plain from/to animations: one tight pass over a flat array.
+        var j = 0
+        let simpleCount = simpleAnims.count
+        while j < simpleCount {
+            evaluateSimpleEntry(j, events: true)
+            j += 1
+        }
+        // Everything else, layer by layer in add order.
         var k = 0
         while k < animatedLayers.count {
             evaluateLayer(Int(animatedLayers[k]), events: true)

@@ -37,6 +37,7 @@ extension Engine {
     @inline(__always)
     func refreshVisualCache(_ l: Int, mask: UInt32) {
         let b = l &* LayerProperty.stride
+        if mask & LayerProperty.hidden.bit != 0 { layers[l].presHidden = pres[b &+ LayerProperty.hidden.offset] != 0 }
         if mask & (LayerProperty.masksToBounds.bit | LayerProperty.doubleSided.bit) != 0 {
             var flags: Int32 = 0
             if pres[b &+ LayerProperty.masksToBounds.offset] != 0 { flags |= RenderItem.masksToBounds }
@@ -125,7 +126,7 @@ extension Engine {
 
     @inline(__always)
     func isHiddenNow(_ l: Int) -> Bool {
-        pres[l * LayerProperty.stride + LayerProperty.hidden.offset] != 0
+        layers[l].presHidden
     }
 
     /// A layer whose parent time is still before its beginTime is not drawn
@@ -256,14 +257,41 @@ extension Engine {
             frames.append(rootFrame)
         }
         // Depth-first: leaves never touch the frame stack.
+        var child = RenderFrame(layer: 0, next: 0, outIndex: -1, childFlags: 0, outgoing: -1,
+                                outgoingParent: -1, world: .identity, opacity: 1)
         outer: while let f = frames.popLast() {
             let subs = sublayers[Int(f.layer)]
             var k = Int(f.next)
+            // Rows 1-3 of a translated child's world are the parent's (SEMANTICS.md §2.2).
+            let parentSublayerIdentity = layers[Int(f.layer)].presSublayerIdentity
+            let w1 = SIMD4<Float>(f.world.r1), w2 = SIMD4<Float>(f.world.r2), w3 = SIMD4<Float>(f.world.r3)
+            let incoming = f.childFlags & TraversalEntry.incoming != 0
             while k < subs.count {
                 let c = Int(subs[k])
                 k += 1
-                var child = RenderFrame(layer: Int32(c), next: 0, outIndex: -1, childFlags: 0, outgoing: -1,
-                                        outgoingParent: -1, world: .identity, opacity: 1)
+                // Fast path: a visible leaf with an identity transform under a
+                // parent without sublayerTransform: its world is a translation of
+                // the parent's, computed directly into the output.
+                if parentSublayerIdentity && !incoming && layers[c].presTransformIdentity && !layers[c].hasChildren
+                    && layers[c].transition < 0 && layers[c].timeIdentity {
+                    if layers[c].presHidden { continue }
+                    let b = c &* LayerProperty.stride
+                    let tx = pres[b] - (pres[b &+ 6] + pres[b &+ 3] * pres[b &+ 8])
+                    let ty = pres[b &+ 1] - (pres[b &+ 7] + pres[b &+ 4] * pres[b &+ 9])
+                    let tz = pres[b &+ 2]
+                    let r4 = SIMD4<Float>(tx * f.world.r1 + ty * f.world.r2 + tz * f.world.r3 + f.world.r4)
+                    out[n] = cache[c]
+                    out[n].world = (w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w,
+                                    w3.x, w3.y, w3.z, w3.w, r4.x, r4.y, r4.z, r4.w)
+                    out[n].layer = ObjectID.make(type: 1, salt: salt, gen: layers[c].generation, index: c)
+                    out[n].parent = f.outIndex
+                    out[n].worldOpacity = Float(f.opacity) * out[n].opacity
+                    if layers[c].geomDirty { layers[c].geomDirty = false }
+                    if !layers[c].worldStale { layers[c].worldStale = true }
+                    n &+= 1
+                    continue
+                }
+                child.layer = Int32(c)
                 if emitLayer(c, parentOut: f.outIndex, parentWorld: f.world, parentOpacity: f.opacity,
                              flags: f.childFlags, out: &out, n: &n, frame: &child) {
                     var saved = f
@@ -290,7 +318,7 @@ extension Engine {
                    out: inout MutableSpan<RenderItem>, n: inout Int, frame: inout RenderFrame) -> Bool {
         if isHiddenNow(l) || notYetBegun(l) { return false }
         let hasChildren = !sublayers[l].isEmpty
-        var recompute = layers[l].geomDirty || flags & TraversalEntry.parentRecomputed != 0
+        var recompute = layers[l].geomDirty || layers[l].worldStale || flags & TraversalEntry.parentRecomputed != 0
         let t = Int(layers[l].transition)
         let transitionShowing = t >= 0 && inst.extras[t].transition?.visible == true
         if transitionShowing { recompute = true }
@@ -299,6 +327,7 @@ extension Engine {
             w = worldMatrix(l, parentWorld: parentWorld)
             cache[l].world = w.float16
             layers[l].geomDirty = false
+            layers[l].worldStale = false
             if hasChildren { worldD[l] = w }
         } else if hasChildren {
             w = worldD[l]

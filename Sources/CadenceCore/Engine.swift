@@ -2,8 +2,7 @@
 struct LayerRecord {
     // Hot: read every frame by the tick and the render list (first cache line).
     var parent: Int32 = -1
-    /// The layer's only animation when it is a plain from/to (or spring) on
-    /// ordinary components: the tick takes a fast path for it. -1 otherwise.
+    /// Index of the layer's entry on the simple track (`Engine.simpleAnims`), -1 if none.
     var simple: Int32 = -1
     var firstAnim: Int32 = -1
     /// A running transition instance, -1 if none.
@@ -21,6 +20,13 @@ struct LayerRecord {
     /// (kept current by `updateIdentityFlags`; the render fast path reads them).
     var presTransformIdentity = true
     var presSublayerIdentity = true
+    /// The presentation `hidden` is set (kept by `refreshVisualCache`).
+    var presHidden = false
+    /// The layer has sublayers.
+    var hasChildren = false
+    /// The render cache's world matrix is out of date (the fast path writes
+    /// translated leaves' worlds straight into the output).
+    var worldStale = false
     var alive = false
     // Cold.
     /// New until the first tick after creation: changes take effect without actions.
@@ -91,8 +97,10 @@ public final class Engine {
     var worldOpacity: [Double] = []
     /// Per-layer action overrides (rarely used).
     var actions: [[ActionOverride]] = []
-    /// Layers with at least one attached animation (dense).
+    /// Layers with attached animations that are not on the simple track (dense).
     var animatedLayers: [Int32] = []
+    /// The simple track (see `SimpleAnim`).
+    var simpleAnims: [SimpleAnim] = []
     /// Layers created since the last tick.
     var newLayers: [Int32] = []
     var liveLayerCount = 0
@@ -212,6 +220,7 @@ public final class Engine {
             layerMoved(Int(c))
         }
         sublayers[l].removeAll()
+        layers[l].hasChildren = false
         actions[l] = []
         layers[l].alive = false
         layers[l].generation = ObjectID.nextGeneration(layers[l].generation)
@@ -276,6 +285,7 @@ public final class Engine {
         }
         detachFromParent(c)
         sublayers[p].insert(Int32(c), at: index)
+        layers[p].hasChildren = true
         layers[c].parent = Int32(p)
         // The parent may have been a leaf, whose world matrix is not kept.
         layers[p].geomDirty = true
@@ -293,6 +303,7 @@ public final class Engine {
         let p = Int(layers[l].parent)
         guard p >= 0 else { return }
         if let i = sublayers[p].firstIndex(of: Int32(l)) { sublayers[p].remove(at: i) }
+        layers[p].hasChildren = !sublayers[p].isEmpty
         layers[l].parent = -1
     }
 

@@ -122,6 +122,7 @@ extension Engine {
                     inst.items[i].beginAtCommit = false
                     inst.items[i].timing.beginTime = localTime(l, global: now) + beginDelay(i)
                 }
+                updateMembership(l)
                 markPresDirty(l)
             }
         }
