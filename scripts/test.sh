@@ -31,7 +31,11 @@ make -s -C bindings/c test LIBDIR="$ROOT/.build/release" INCDIR="$ROOT/include"
 
 step "Python tests"
 python3 -m pip install -q --disable-pip-version-check --force-reinstall --no-deps ./bindings/python
-( cd /tmp && CADENCE_LIBRARY="$LIB" python3 -m pytest -q "$ROOT/bindings/python/tests" )
+( cd /tmp && CADENCE_LIBRARY="$LIB" python3 -m pytest -q -p no:cacheprovider "$ROOT/bindings/python/tests" )
+
+step "render-loop hosts: SDL2 (C) and pygame (Python) screenshots, demo and docs snippets"
+make -s -C examples/sdl test LIBDIR="$ROOT/.build/release" INCDIR="$ROOT/include"
+( cd /tmp && CADENCE_LIBRARY="$LIB" python3 -m pytest -q -p no:cacheprovider "$ROOT/examples/pygame" "$ROOT/examples/demo" )
 
 if [ -x scripts/reliability.sh ]; then
   step "reliability (fast set)"
