@@ -539,7 +539,7 @@ class Animation:
         """Perceptual spring (duration > 0, bounce in (-1, 1)); sets the duration to the settling duration."""
         e = self._p()
         check(lib.cad_anim_set_spring_perceptual(e, self._handle, duration, bounce))
-        self._values.pop("duration", None)
+        self._values["duration"] = self.settling_duration
         for k in ("mass", "stiffness", "damping", "initial_velocity"):
             self._values.pop(k, None)
 
