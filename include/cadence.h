@@ -281,6 +281,13 @@ cad_status cad_engine_layer_count(cad_engine *e, int32_t *out);
 cad_status cad_engine_poll_event(cad_engine *e, cad_event *out);
 
 /*
+ * Cadence: takes up to `cap` queued events, oldest first, into `out`;
+ * `*n_out` = the number taken (0, still `CAD_OK`, when the queue is empty).
+ * One call per frame instead of one per event.
+ */
+cad_status cad_engine_poll_events(cad_engine *e, cad_event *out, int32_t cap, int32_t *n_out);
+
+/*
  * Sets the capacity of the poll queue (default 4096, 0 = keep no events).
  * When the queue is full the oldest event is dropped and counted
  * (`cad_engine_events_dropped`), so an engine nobody polls stays bounded.

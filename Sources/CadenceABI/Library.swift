@@ -98,17 +98,43 @@ import Glibc
     withEngine(e, "cad_engine_poll_event") { (en: inout Engine) throws(CadenceError) in
         guard let o = out?.assumingMemoryBound(to: cad_event.self) else { throw CadenceError(.invalidArgument, "out is NULL") }
         let ev = try en.pollEvent()
-        var c = cad_event(kind: ev.kind.rawValue, finished: ev.finished ? 1 : 0, layer: ev.layer, tag: ev.tag,
-                          time: ev.time, key: zeroKey)
-        withUnsafeMutableBytes(of: &c.key) { raw in
-            var n = 0
-            for b in ev.key.utf8 where n < 63 {
+        o.pointee = cEvent(ev)
+    }
+}
+
+/// Cadence: takes up to `cap` queued events, oldest first, into `out`;
+/// `*n_out` = the number taken (0, still `CAD_OK`, when the queue is empty).
+/// One call per frame instead of one per event.
+@c public func cad_engine_poll_events(_ e: OpaquePointer?, _ out: cad_event_ptr?, _ cap: Int32, _ n_out: UnsafeMutablePointer<Int32>?) -> cad_status {
+    withEngine(e, "cad_engine_poll_events") { (en: inout Engine) throws(CadenceError) in
+        guard cap >= 0 else { throw CadenceError(.invalidArgument, "cap must be >= 0 (got \(cap))") }
+        let o = out?.assumingMemoryBound(to: cad_event.self)
+        if cap > 0 && o == nil { throw CadenceError(.invalidArgument, "out is NULL but cap = \(cap)") }
+        let n = min(Int(cap), en.queuedEventCount)
+        for k in 0..<n {
+            guard let ev = try? en.pollEvent(), let o else { break }
+            o[k] = cEvent(ev)
+        }
+        n_out?.pointee = Int32(n)
+    }
+}
+
+/// The C form of an event (key truncated to 63 bytes, NUL-terminated).
+@inline(__always)
+func cEvent(_ ev: Event) -> cad_event {
+    var c = cad_event(kind: ev.kind.rawValue, finished: ev.finished ? 1 : 0, layer: ev.layer, tag: ev.tag,
+                      time: ev.time, key: zeroKey)
+    withUnsafeMutableBytes(of: &c.key) { raw in
+        var n = 0
+        var key = ev.key
+        key.withUTF8 { p in
+            for b in p where n < 63 {
                 raw[n] = b
                 n += 1
             }
         }
-        o.pointee = c
     }
+    return c
 }
 
 /// Sets the capacity of the poll queue (default 4096, 0 = keep no events).

@@ -59,11 +59,33 @@ struct ErrorSlot: @unchecked Sendable {
     }
 
     func set(_ message: String) {
+        set(prefix: nil, message)
+    }
+
+    /// Writes "prefix: message" without building an intermediate string, so a
+    /// failure with a literal message (e.g. an empty event queue) allocates nothing.
+    func set(prefix: StaticString?, _ message: String) {
         guard let b = buffer() else { return }
         var n = 0
-        for byte in message.utf8 where n < ErrorSlot.capacity - 1 {
-            b[n] = CChar(bitPattern: byte)
-            n += 1
+        let limit = ErrorSlot.capacity - 1
+        if let prefix {
+            prefix.withUTF8Buffer { p in
+                for byte in p where n < limit {
+                    b[n] = CChar(bitPattern: byte)
+                    n += 1
+                }
+            }
+            for byte in ": ".utf8 where n < limit {
+                b[n] = CChar(bitPattern: byte)
+                n += 1
+            }
+        }
+        var m = message
+        m.withUTF8 { p in
+            for byte in p where n < limit {
+                b[n] = CChar(bitPattern: byte)
+                n += 1
+            }
         }
         b[n] = 0
     }
@@ -98,7 +120,7 @@ func fail(_ s: Status, _ message: String) -> cad_status {
 
 @inline(never)
 func fail(_ e: CadenceError, function: StaticString) -> cad_status {
-    errorSlot.set("\(function): \(e.message)")
+    errorSlot.set(prefix: function, e.message)
     return e.status.rawValue
 }
 

@@ -2,6 +2,7 @@
 /// failing add leaves the engine unchanged).
 struct CompiledAnimation {
     var item = Instance()
+    var keyframes: KeyframeRuntime?
     var from: ValueBuffer?
     var to: ValueBuffer?
     var by: ValueBuffer?
@@ -160,13 +161,15 @@ extension Engine {
             }
         case .keyframe:
             if !spec.path.isEmpty {
+                let path: PathTimeline
                 do {
-                    c.extra.path = try PathTimeline(elements: spec.path, mode: spec.calculationMode, keyTimes: spec.keyTimes)
+                    path = try PathTimeline(elements: spec.path, mode: spec.calculationMode, keyTimes: spec.keyTimes)
                 } catch {
                     throw .invalidArgument("path: \(Engine.describe(error))")
                 }
-                c.extra.rotationMode = spec.rotationMode
                 if spec.rotationMode != .none { c.mask |= LayerProperty.transform.bit }
+                c.keyframes = KeyframeRuntime(track: nil, path: path, segmentCurves: [], keyDecomp: [], values: [],
+                                              components: 2, discrete: false, rotationMode: spec.rotationMode)
             } else {
                 let n = spec.valueCount
                 let comps = Int(c.item.components)
@@ -176,29 +179,33 @@ extension Engine {
                         throw .invalidArgument("keyTimes has \(kt.count) entries; \(n) values need \(n)\(spec.calculationMode == .discrete ? " or \(n + 1)" : "")")
                     }
                 }
+                let track: KeyframeTrack
                 do {
-                    c.extra.track = try KeyframeTrack(values: spec.values, components: comps, keyTimes: spec.keyTimes,
-                                                      mode: spec.calculationMode, tension: spec.tension,
-                                                      continuity: spec.continuity, bias: spec.bias)
+                    track = try KeyframeTrack(values: spec.values, components: comps, keyTimes: spec.keyTimes,
+                                              mode: spec.calculationMode, tension: spec.tension,
+                                              continuity: spec.continuity, bias: spec.bias)
                 } catch {
                     throw .invalidArgument("keyframes: \(Engine.describe(error))")
                 }
+                var curves: [TimingCurve] = []
                 if let sc = spec.segmentCurves {
                     guard sc.count == max(n - 1, 0) || (spec.calculationMode == .discrete) else {
                         throw .invalidArgument("\(sc.count) segment timing functions given; \(n) values have \(max(n - 1, 0)) segments")
                     }
-                    c.extra.segmentCurves = sc
+                    curves = sc
                 }
+                var d: [DecomposedTransform?] = []
                 if c.item.interp == .matrix {
-                    var d: [DecomposedTransform?] = []
                     d.reserveCapacity(n)
                     for k in 0..<n {
                         var m = Transform3D.identity
                         for e in 0..<16 { m[e] = spec.values[k * 16 + e] }
                         d.append(m.decomposed())
                     }
-                    c.extra.keyDecomp = d
                 }
+                c.keyframes = KeyframeRuntime(track: track, path: nil, segmentCurves: curves, keyDecomp: d,
+                                              values: spec.values, components: comps,
+                                              discrete: spec.calculationMode == .discrete, rotationMode: .none)
             }
         case .group:
             let d = c.item.timing.simpleDuration
@@ -344,6 +351,7 @@ extension Engine {
         inst.items[i].lastChild = -1
         inst.curves[i] = c.curve
         inst.extras[i] = c.extra
+        inst.keyframes[i] = c.keyframes
         let n = Int(c.item.components)
         if n > 0 {
             if let v = c.from { inst.setValue(i, 0, v) }
@@ -422,7 +430,7 @@ extension Engine {
         let it = inst.items[i]
         var m: UInt32 = 0
         if it.prop >= 0 { m |= 1 << UInt32(it.prop) }
-        if it.kind == .keyframe, inst.extras[i].rotationMode != .none { m |= LayerProperty.transform.bit }
+        if it.kind == .keyframe, let kf = inst.keyframes[i], kf.rotationMode != .none { m |= LayerProperty.transform.bit }
         var c = it.firstChild
         while c >= 0 {
             m |= instanceMask(Int(c))

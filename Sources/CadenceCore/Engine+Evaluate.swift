@@ -52,18 +52,24 @@ extension Engine {
 
     @inline(__always)
     func copyModelToPres(_ l: Int, mask: UInt32) {
-        let base = l * LayerProperty.stride
+        let base = l &* LayerProperty.stride
         var m = mask
         while m != 0 {
             let b = m.trailingZeroBitCount
             m &= m - 1
             if b == LayerProperty.contents.rawValue {
                 presContents[l] = modelContents[l]
-            } else if let p = LayerProperty(rawValue: b) {
-                let o = base + p.offset
-                for k in 0..<p.count { pres[o + k] = model[o + k] }
+            } else if b < Engine.propRanges.count {
+                let r = Engine.propRanges[b]
+                let o = base &+ Int(r.offset)
+                for k in 0..<Int(r.count) { pres[o &+ k] = model[o &+ k] }
             }
         }
+    }
+
+    /// (offset, count) of each property in the block, indexed by raw value.
+    static let propRanges: [(offset: Int32, count: Int32)] = LayerProperty.allCases.map {
+        (Int32(max($0.offset, 0)), $0 == .contents ? 0 : Int32($0.count))
     }
 
     // MARK: one animation
@@ -351,6 +357,10 @@ extension Engine {
         let it = inst.items[i]
         let n = Int(it.components)
         let interp = it.interp
+        if interp == .linear && n <= 4 {
+            applyBasicSmall(i, it, layer: l, progress: e, iteration: iteration, acc: &acc)
+            return
+        }
         let u = underlying(l, it.access, n, &acc)
         let start: ValueBuffer
         let end: ValueBuffer
@@ -380,75 +390,140 @@ extension Engine {
         writeComposed(l, it.access, v, underlying: u, &acc)
     }
 
+    /// `applyBasic` for up to four linearly interpolated components, in SIMD4.
+    @inline(__always)
+    func applyBasicSmall(_ i: Int, _ it: Instance, layer l: Int, progress e: Double, iteration: Double, acc: inout LayerAccum) {
+        let n = Int(it.components)
+        let u = underlying4(l, it.access, n, &acc)
+        let vb = i &* InstanceStore.valueStride
+        @inline(__always) func load(_ which: Int) -> SIMD4<Double> {
+            var r = SIMD4<Double>.zero
+            let o = vb &+ which &* n
+            for k in 0..<n { r[k] = inst.values[o &+ k] }
+            return r
+        }
+        let start: SIMD4<Double>
+        let end: SIMD4<Double>
+        switch it.mode {
+        case .fromTo: start = load(0); end = load(1)
+        case .fromBy: start = load(0); end = start + load(2)
+        case .byTo: end = load(1); start = end - load(2)
+        case .fromOnly: start = load(0); end = u
+        case .toOnly: start = u; end = load(1)
+        case .byOnly: start = u; end = u + load(2)
+        case .none: start = load(0); end = u
+        }
+        var v = start + (end - start) * e
+        if it.cumulative && iteration >= 1 { v += (end - start) * iteration }
+        if it.additive { v += u }
+        write4(l, it.access, v, underlying: u, n, &acc)
+    }
+
+    @inline(__always)
+    func underlying4(_ l: Int, _ access: KeyPathAccess, _ n: Int, _ acc: inout LayerAccum) -> SIMD4<Double> {
+        var v = SIMD4<Double>.zero
+        switch access {
+        case let .block(off, c):
+            if off >= Engine.transformBase && off < Engine.sublayerBase + 16 {
+                flushTransform(l, off < Engine.sublayerBase ? Engine.transformBase : Engine.sublayerBase, &acc)
+            }
+            let b = l &* LayerProperty.stride &+ off
+            for k in 0..<min(c, 4) { v[k] = pres[b &+ k] }
+        case let .virtual(tb, comp):
+            decomposeTransform(l, tb, &acc)
+            var buf = ValueBuffer(count: n)
+            comp.read(tb == Engine.transformBase ? acc.xf.comps : acc.sxf.comps, into: &buf)
+            for k in 0..<min(n, 4) { v[k] = buf[k] }
+        default:
+            break
+        }
+        return v
+    }
+
+    @inline(__always)
+    func write4(_ l: Int, _ access: KeyPathAccess, _ value: SIMD4<Double>, underlying u: SIMD4<Double>, _ n: Int, _ acc: inout LayerAccum) {
+        var v = value
+        for k in 0..<n where !v[k].isFinite {
+            v[k] = v[k].isNaN ? u[k] : (v[k] > 0 ? Double.greatestFiniteMagnitude : -Double.greatestFiniteMagnitude)
+        }
+        switch access {
+        case let .block(off, c):
+            let b = l &* LayerProperty.stride &+ off
+            for k in 0..<min(c, 4) { pres[b &+ k] = v[k] }
+        case let .virtual(tb, comp):
+            var buf = ValueBuffer(count: n)
+            for k in 0..<min(n, 4) { buf[k] = v[k] }
+            if tb == Engine.transformBase {
+                comp.write(buf, into: &acc.xf.comps, additive: false)
+            } else {
+                comp.write(buf, into: &acc.sxf.comps, additive: false)
+            }
+        default:
+            break
+        }
+    }
+
     // MARK: keyframes and paths
 
     func applyKeyframe(_ i: Int, layer l: Int, progress e: Double, iteration: Double, acc: inout LayerAccum) {
+        guard let kf = inst.keyframes[i] else { return }
         let it = inst.items[i]
         let n = Int(it.components)
         let interp = it.interp
         let u = underlying(l, it.access, n, &acc)
         var v = ValueBuffer(count: n)
         var angle = 0.0
-        if inst.extras[i].path != nil {
-            guard let p = inst.extras[i].path?.sample(e) else { return }
+        if let path = kf.path {
+            let p = path.sample(e)
             v[0] = p.x
             v[1] = p.y
             angle = p.angle
-            if it.cumulative && iteration >= 1, let a = inst.extras[i].path?.sample(0), let b = inst.extras[i].path?.sample(1) {
+            if it.cumulative && iteration >= 1 {
+                let a = path.sample(0), b = path.sample(1)
                 v[0] += iteration * (b.x - a.x)
                 v[1] += iteration * (b.y - a.y)
             }
         } else {
-            guard let loc = inst.extras[i].track?.locate(e) else { return }
+            let loc = kf.track.locate(e)
             var local = loc.local
             let j = loc.segment
-            if inst.extras[i].track?.usesSegmentTiming == true, j < inst.extras[i].segmentCurves.count {
-                local = inst.extras[i].segmentCurves[j].evaluate(local)
+            if j < kf.segmentCurves.count && kf.track.usesSegmentTiming {
+                local = kf.segmentCurves[j].evaluate(local)
             }
-            let count = inst.extras[i].track?.count ?? 0
+            let count = kf.track.count
             switch interp {
             case .linear:
-                inst.extras[i].track?.value(segment: j, local: local, into: &scratchKF, at: 0)
-                for k in 0..<n { v[k] = scratchKF[k] }
+                // A local buffer (swapped with the engine's scratch, no allocation).
+                var buf: [Double] = []
+                swap(&buf, &scratchKF)
+                kf.track.value(segment: j, local: local, into: &buf, at: 0)
+                for k in 0..<n { v[k] = buf[k] }
+                swap(&buf, &scratchKF)
             case .matrix:
-                let decomp = inst.extras[i].keyDecomp
-                if isDiscrete(i) || j + 1 >= count {
-                    v = keyValue(i, min(j, count - 1), n)
-                } else if let a = decomp[j], let b = decomp[j + 1] {
+                if kf.discrete || j + 1 >= count {
+                    v = kf.value(min(j, count - 1), n)
+                } else if let a = kf.keyDecomp[j], let b = kf.keyDecomp[j + 1] {
                     v = ValueBuffer(transform: Transform3D.interpolate(a, b, local))
                 } else {
-                    v = keyValue(i, local < 0.5 ? j : j + 1, n)
+                    v = kf.value(local < 0.5 ? j : j + 1, n)
                 }
             case .hidden, .discreteBool, .id:
-                let a = keyValue(i, min(j, count - 1), n)
-                let b = j + 1 < count && !isDiscrete(i) ? keyValue(i, j + 1, n) : a
+                let a = kf.value(min(j, count - 1), n)
+                let b = j + 1 < count && !kf.discrete ? kf.value(j + 1, n) : a
                 v = interpolate(i, a, b, local, interp, fixedEnds: false)
             }
             if it.cumulative && iteration >= 1 && count > 1 {
-                let delta = Engine.delta(from: keyValue(i, 0, n), to: keyValue(i, count - 1, n), interp)
+                let delta = Engine.delta(from: kf.value(0, n), to: kf.value(count - 1, n), interp)
                 v = Engine.add(v, Engine.scaled(delta, iteration, interp), interp)
             }
         }
         if it.additive { v = Engine.add(u, v, interp) }
         writeComposed(l, it.access, v, underlying: u, &acc)
-        let mode = inst.extras[i].rotationMode
+        let mode = kf.rotationMode
         if mode != .none {
             decomposeTransform(l, Engine.transformBase, &acc)
             acc.xf.comps.rotation.z += mode == .autoReverse ? angle + Double.pi : angle
         }
-    }
-
-    @inline(__always)
-    func isDiscrete(_ i: Int) -> Bool {
-        inst.specs[i]?.calculationMode == .discrete
-    }
-
-    /// Keyframe value `j` as given by the host.
-    func keyValue(_ i: Int, _ j: Int, _ n: Int) -> ValueBuffer {
-        var v = ValueBuffer(count: n)
-        guard let s = inst.specs[i], j >= 0, (j + 1) * n <= s.values.count else { return v }
-        for k in 0..<n { v[k] = s.values[j * n + k] }
-        return v
     }
 
     // MARK: tick

@@ -75,7 +75,13 @@ extension Engine {
             m = .translation(px - ox, py - oy, pz)
         } else {
             let t = Engine.matrix(pres, b + Engine.transformBase)
-            m = .translation(-ox, -oy, -az) * t * .translation(px, py, pz + az)
+            if t.r1.w == 0 && t.r2.w == 0 && t.r3.w == 0 && t.r4.w == 1 {
+                // Affine: T(-o) * M * T(p) only moves the fourth row.
+                let r4 = -ox * t.r1 - oy * t.r2 - az * t.r3 + t.r4 + SIMD4(px, py, pz + az, 0)
+                m = Transform3D(t.r1, t.r2, t.r3, r4)
+            } else {
+                m = .translation(-ox, -oy, -az) * t * .translation(px, py, pz + az)
+            }
         }
         let p = Int(layers[l].parent)
         if p >= 0 {
@@ -146,9 +152,15 @@ extension Engine {
     /// Freezes the presentation of a layer's subtree (the outgoing picture).
     func snapshot(_ root: Int) -> [SnapshotItem] {
         ensureAllPresentations()
-        var out: [SnapshotItem] = []
-        var stack: [(Int32, Int32)] = [(Int32(root), -1)]
-        while let (x, parent) = stack.popLast() {
+        var out = inst.snapshotPool.popLast() ?? []
+        out.removeAll(keepingCapacity: true)
+        // (layer, parent index in the snapshot) pairs, depth first.
+        scratchStack.removeAll(keepingCapacity: true)
+        scratchSnapParents.removeAll(keepingCapacity: true)
+        scratchStack.append(Int32(root))
+        scratchSnapParents.append(-1)
+        while let x = scratchStack.popLast() {
+            let parent = scratchSnapParents.removeLast()
             let l = Int(x)
             if isHiddenNow(l) || notYetBegun(l) { continue }
             var item = cache[l]
@@ -159,7 +171,8 @@ extension Engine {
             let subs = sublayers[l]
             var k = subs.count - 1
             while k >= 0 {
-                stack.append((subs[k], idx))
+                scratchStack.append(subs[k])
+                scratchSnapParents.append(idx)
                 k -= 1
             }
         }

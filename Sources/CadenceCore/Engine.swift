@@ -126,6 +126,7 @@ public final class Engine {
     var scratchWorlds: [Transform3D] = []
     var scratchFrames: [RenderFrame] = []
     var scratchOpacity: [Double] = []
+    var scratchSnapParents: [Int32] = []
     var accum = LayerAccum()
     /// Layers whose presentation must be recomputed before it is read.
     var dirtyLayers: [Int32] = []

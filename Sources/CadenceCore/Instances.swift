@@ -75,12 +75,6 @@ struct TransitionRuntime {
 
 /// Cold and kind-specific parts of an attached animation, indexed by instance slot.
 struct InstanceExtra {
-    var track: KeyframeTrack?
-    var segmentCurves: [TimingCurve] = []
-    /// Decompositions of transform keyframes (nil entries are singular).
-    var keyDecomp: [DecomposedTransform?] = []
-    var path: PathTimeline?
-    var rotationMode: RotationMode = .none
     var spring: Spring?
     /// Precomputed decompositions of fixed from/to matrices.
     var fromDecomp: DecomposedTransform?
@@ -104,6 +98,11 @@ struct InstanceStore {
     var specs: [AnimationSpec?] = []
     var extras: [InstanceExtra] = []
     var liveCount = 0
+    /// Emptied snapshot arrays of finished transitions, reused by the next one
+    /// (so re-adding transitions in a warm scene does not allocate).
+    var snapshotPool: [[SnapshotItem]] = []
+    /// Run-time data of keyframe animations, by instance slot (nil for others).
+    var keyframes: [KeyframeRuntime?] = []
 
     static let valueStride = 64
 
@@ -127,6 +126,7 @@ struct InstanceStore {
         callbacks.append(HostCallback())
         specs.append(nil)
         extras.append(InstanceExtra())
+        keyframes.append(nil)
         liveCount += 1
         return items.count - 1
     }
@@ -138,6 +138,13 @@ struct InstanceStore {
         keys[i] = ""
         curves[i] = .linear
         callbacks[i] = HostCallback()
+        if items[i].kind == .transition, extras[i].transition != nil {
+            var snap = extras[i].transition!.snapshot
+            extras[i].transition!.snapshot = []
+            snap.removeAll(keepingCapacity: true)
+            if snapshotPool.count < 64 { snapshotPool.append(snap) }
+        }
+        keyframes[i] = nil
         if items[i].kind != .basic {
             extras[i] = InstanceExtra()
         }
@@ -158,5 +165,45 @@ struct InstanceStore {
         let n = v.count
         let base = i * InstanceStore.valueStride + which * n
         for k in 0..<n { values[base + k] = v[k] }
+    }
+}
+
+/// Immutable run-time data of an attached keyframe or path animation. A class,
+/// so the frame loop reads it in place instead of copying its arrays.
+final class KeyframeRuntime {
+    let track: KeyframeTrack
+    let path: PathTimeline?
+    /// Per-segment timing functions (empty when none).
+    let segmentCurves: [TimingCurve]
+    /// Decompositions of transform keyframes (nil entries are singular).
+    let keyDecomp: [DecomposedTransform?]
+    /// The keyframe values as given, row by row.
+    let values: [Double]
+    let components: Int
+    let discrete: Bool
+    let rotationMode: RotationMode
+
+    static let placeholderTrack = try! KeyframeTrack(values: [0], components: 1, keyTimes: nil, mode: .linear,
+                                                     tension: nil, continuity: nil, bias: nil)
+
+    init(track: KeyframeTrack?, path: PathTimeline?, segmentCurves: [TimingCurve], keyDecomp: [DecomposedTransform?],
+         values: [Double], components: Int, discrete: Bool, rotationMode: RotationMode) {
+        self.track = track ?? KeyframeRuntime.placeholderTrack
+        self.path = path
+        self.segmentCurves = segmentCurves
+        self.keyDecomp = keyDecomp
+        self.values = values
+        self.components = components
+        self.discrete = discrete
+        self.rotationMode = rotationMode
+    }
+
+    /// Keyframe value `j`.
+    @inline(__always)
+    func value(_ j: Int, _ n: Int) -> ValueBuffer {
+        var v = ValueBuffer(count: n)
+        guard j >= 0, (j + 1) * n <= values.count else { return v }
+        for k in 0..<n { v[k] = values[j * n + k] }
+        return v
     }
 }
