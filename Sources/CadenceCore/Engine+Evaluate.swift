@@ -539,12 +539,7 @@ extension Engine {
         tickCount &+= 1
         scratchRemove.removeAll(keepingCapacity: true)
         // Plain from/to animations: one tight pass over a flat array.
-        var j = 0
-        let simpleCount = simpleAnims.count
-        while j < simpleCount {
-            evaluateSimpleEntry(j, events: true)
-            j += 1
-        }
+        evaluateSimpleTrack(events: true)
         // Everything else, layer by layer in add order.
         var k = 0
         while k < animatedLayers.count {

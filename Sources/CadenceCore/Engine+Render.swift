@@ -253,7 +253,7 @@ extension Engine {
             var guardCount = 0
             while x >= 0 && guardCount <= layers.count {
                 rootParentOpacity *= Double(cache[x].opacity)
-                if layers[x].geomDirty { ancestorsDirty = true }
+                if layers[x].geomDirty || layers[x].animatesGeometry { ancestorsDirty = true }
                 x = Int(layers[x].parent)
                 guardCount += 1
             }
@@ -299,7 +299,8 @@ extension Engine {
                     out[n].layer = ObjectID.make(type: 1, salt: salt, gen: layers[c].generation, index: c)
                     out[n].parent = f.outIndex
                     out[n].worldOpacity = Float(f.opacity) * out[n].opacity
-                    if layers[c].geomDirty { layers[c].geomDirty = false }
+                    // geomDirty stays as it is (the general path clears it when it
+                    // next computes this layer); the cached world is now stale.
                     if !layers[c].worldStale { layers[c].worldStale = true }
                     n &+= 1
                     continue
@@ -331,7 +332,7 @@ extension Engine {
                    out: inout MutableSpan<RenderItem>, n: inout Int, frame: inout RenderFrame) -> Bool {
         if isHiddenNow(l) || notYetBegun(l) { return false }
         let hasChildren = !sublayers[l].isEmpty
-        var recompute = layers[l].geomDirty || layers[l].worldStale || flags & TraversalEntry.parentRecomputed != 0
+        var recompute = layers[l].geomDirty || layers[l].worldStale || layers[l].animatesGeometry || flags & TraversalEntry.parentRecomputed != 0
         let t = Int(layers[l].transition)
         let transitionShowing = t >= 0 && inst.extras[t].transition?.visible == true
         if transitionShowing { recompute = true }

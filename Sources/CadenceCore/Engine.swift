@@ -16,6 +16,9 @@ struct LayerRecord {
     var presDirty = false
     /// World matrix must be recomputed (own geometry or sublayerTransform changed).
     var geomDirty = true
+    /// On the simple track with a geometry property: its world changes every
+    /// frame, so the render list recomputes it without the tick marking it.
+    var animatesGeometry = false
     /// The presentation transform / sublayerTransform is the identity matrix
     /// (kept current by `updateIdentityFlags`; the render fast path reads them).
     var presTransformIdentity = true
@@ -127,6 +130,7 @@ public final class Engine {
     var scratchFrames: [RenderFrame] = []
     var scratchOpacity: [Double] = []
     var scratchSnapParents: [Int32] = []
+    var scratchVisual: [Int32] = []
     var accum = LayerAccum()
     /// Layers whose presentation must be recomputed before it is read.
     var dirtyLayers: [Int32] = []
@@ -323,6 +327,10 @@ public final class Engine {
             let p = Int(layers[l].parent)
             let parentIdentity = p < 0 ? true : layers[p].timeIdentity
             layers[l].timeIdentity = parentIdentity && layers[l].timing.isIdentityMap
+            let si = Int(layers[l].simple)
+            if si >= 0 {
+                if layers[l].timeIdentity { simpleAnims[si].flags2 |= SimpleAnim.timeIdentity } else { simpleAnims[si].flags2 &= ~SimpleAnim.timeIdentity }
+            }
             if layers[l].animCount > 0 { layers[l].presDirty = true }
             scratchStack.append(contentsOf: sublayers[l])
         }

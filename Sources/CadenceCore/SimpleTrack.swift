@@ -4,7 +4,12 @@
 /// The tick evaluates these in one pass over a contiguous array — the hot path
 /// of large scenes — instead of walking layer and animation records.
 struct SimpleAnim {
-    var timing: ResolvedTiming
+    /// begin, speed, 1 / simple duration, active duration (single-cycle fast path).
+    var begin: Double
+    var speed: Double
+    var inverseDuration: Double
+    var duration: Double
+    var activeDuration: Double
     var from: SIMD4<Double>
     var to: SIMD4<Double>
     /// Index of the first component in the presentation block array.
@@ -14,6 +19,7 @@ struct SimpleAnim {
     var propBit: UInt32
     var count: UInt8
     var flags: UInt8
+    var flags2: UInt8
 
     static let linearCurve: UInt8 = 1
     static let spring: UInt8 = 2
@@ -22,8 +28,12 @@ struct SimpleAnim {
     static let finished: UInt8 = 16
     static let removedOnCompletion: UInt8 = 32
     static let visual: UInt8 = 64
-    /// One cycle, no offset, no autoreverse: progress is (tp - begin) * speed / d.
-    static let singleCycle: UInt8 = 128
+    /// Forward cycles only (no time offset, no autoreverse): progress is the
+    /// fractional part of (tp - begin) * speed / d.
+    static let plainCycles: UInt8 = 128
+    // flags2
+    /// The layer's time is global time (mirrors `LayerRecord.timeIdentity`).
+    static let timeIdentity: UInt8 = 1
 }
 
 extension Engine {
@@ -34,6 +44,7 @@ extension Engine {
         if let i = wantSimple {
             removeFromAnimatedLayers(l)
             let entry = makeSimpleEntry(l, i)
+            layers[l].animatesGeometry = entry.flags & SimpleAnim.geometry != 0
             if layers[l].simple >= 0 {
                 simpleAnims[Int(layers[l].simple)] = entry
             } else {
@@ -42,6 +53,10 @@ extension Engine {
             }
         } else {
             removeFromSimpleTrack(l)
+            if layers[l].animatesGeometry {
+                layers[l].animatesGeometry = false
+                layers[l].geomDirty = true
+            }
             if layers[l].animCount > 0 {
                 if layers[l].animatedSlot < 0 {
                     layers[l].animatedSlot = Int32(animatedLayers.count)
@@ -107,32 +122,82 @@ extension Engine {
         if it.finished { flags |= SimpleAnim.finished }
         if it.removedOnCompletion { flags |= SimpleAnim.removedOnCompletion }
         let t = it.timing
-        if t.timeOffset == 0 && !t.autoreverses && t.activeDuration == t.simpleDuration && t.activeDuration.isFinite {
-            flags |= SimpleAnim.singleCycle
+        if t.timeOffset == 0 && !t.autoreverses {
+            flags |= SimpleAnim.plainCycles
         }
-        return SimpleAnim(timing: it.timing, from: from, to: to, presBase: l * LayerProperty.stride + off,
-                          layer: Int32(l), instance: Int32(i), propBit: bit, count: UInt8(c), flags: flags)
+        return SimpleAnim(begin: t.beginTime, speed: t.speed, inverseDuration: 1 / t.simpleDuration,
+                          duration: t.simpleDuration, activeDuration: t.activeDuration, from: from, to: to,
+                          presBase: l * LayerProperty.stride + off,
+                          layer: Int32(l), instance: Int32(i), propBit: bit, count: UInt8(c), flags: flags,
+                          flags2: layers[l].timeIdentity ? SimpleAnim.timeIdentity : 0)
     }
 
-    /// Evaluates one simple-track entry at `now` (the tick's hot loop).
-    @inline(__always)
+    /// Evaluates the whole simple track at `now` (the tick's hot loop): one pass
+    /// over a flat array, writing the presentation through a span.
+    func evaluateSimpleTrack(events: Bool) {
+        let count = simpleAnims.count
+        guard count > 0 else { return }
+        scratchVisual.removeAll(keepingCapacity: true)
+        // Move the presentation block out of the engine for the loop (O(1), no
+        // copy), so the loop writes it through one span without per-write
+        // uniqueness checks. Nothing in the loop reads `self.pres`.
+        var block: [Double] = []
+        swap(&block, &pres)
+        do {
+            var out = block.mutableSpan
+            var j = 0
+            while j < count {
+                evaluateSimpleEntry(j, events: events, pres: &out)
+                j &+= 1
+            }
+        }
+        swap(&block, &pres)
+        flushVisual()
+    }
+
+    /// Evaluates one entry outside the tick (a lazy presentation read).
     func evaluateSimpleEntry(_ j: Int, events: Bool) {
+        scratchVisual.removeAll(keepingCapacity: true)
+        var block: [Double] = []
+        swap(&block, &pres)
+        do {
+            var out = block.mutableSpan
+            evaluateSimpleEntry(j, events: events, pres: &out)
+        }
+        swap(&block, &pres)
+        flushVisual()
+    }
+
+    /// Render-cache updates that need the presentation block (done once the span is gone).
+    func flushVisual() {
+        for x in scratchVisual {
+            let j = Int(x)
+            refreshVisualCache(Int(simpleAnims[j].layer), mask: simpleAnims[j].propBit)
+        }
+        scratchVisual.removeAll(keepingCapacity: true)
+    }
+
+    @inline(__always)
+    func evaluateSimpleEntry(_ j: Int, events: Bool, pres out: inout MutableSpan<Double>) {
         let l = Int(simpleAnims[j].layer)
-        let tp = layers[l].timeIdentity ? now : localTime(l, global: now)
+        let tp = simpleAnims[j].flags2 & SimpleAnim.timeIdentity != 0 ? now : localTime(l, global: now)
         let flags = simpleAnims[j].flags
         let s: TimingSample
-        if flags & SimpleAnim.singleCycle != 0 {
-            // §3.3 for one plain cycle, without the general bookkeeping.
-            let tm = simpleAnims[j].timing
-            let a = (tp - tm.beginTime) * tm.speed
-            if a >= 0 && a < tm.activeDuration {
-                s = TimingSample(phase: .active, hasEffect: true, activeTime: a, iteration: 0, cycleTime: a,
-                                 progress: min(a / tm.simpleDuration, 1))
-            } else {
-                s = tm.sample(parentTime: tp)
+        let a = (tp - simpleAnims[j].begin) * simpleAnims[j].speed
+        if flags & SimpleAnim.plainCycles != 0 && a >= 0 && a < simpleAnims[j].activeDuration {
+            // §3.3 for plain forward cycles (no offset, no autoreverse).
+            let q = a * simpleAnims[j].inverseDuration
+            var i = 0.0
+            var p = q
+            if q >= 1 {
+                i = fastFloor(q)
+                p = q - i
+                if p > 1 - 1e-12 { i += 1; p = 0 }
             }
+            s = TimingSample(phase: .active, hasEffect: true, activeTime: a, iteration: i,
+                             cycleTime: p * simpleAnims[j].duration, progress: p)
         } else {
-            s = simpleAnims[j].timing.sample(parentTime: tp)
+            s = inst.items[Int(simpleAnims[j].instance)].timing.sample(parentTime: tp)
         }
         if events && (flags & SimpleAnim.started == 0 || (s.phase == .after && flags & SimpleAnim.finished == 0)) {
             let i = Int(simpleAnims[j].instance)
@@ -145,6 +210,7 @@ extension Engine {
         let base = simpleAnims[j].presBase
         let c = Int(simpleAnims[j].count)
         let effect = s.hasEffect && !(s.phase == .after && flags & SimpleAnim.removedOnCompletion != 0)
+        var v = SIMD4<Double>.zero
         if effect {
             let e: Double
             if flags & SimpleAnim.spring != 0 {
@@ -154,17 +220,35 @@ extension Engine {
             } else {
                 e = inst.curves[Int(simpleAnims[j].instance)].evaluate(s.progress)
             }
-            let a = simpleAnims[j].from
-            let v = a + (simpleAnims[j].to - a) * e
+            let from = simpleAnims[j].from
+            v = from + (simpleAnims[j].to - from) * e
             for k in 0..<c {
                 let x = v[k]
-                pres[base &+ k] = x.isFinite ? x : (x.isNaN ? model[base &+ k] : (x > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude))
+                if !x.isFinite {
+                    v[k] = x.isNaN ? model[base &+ k] : (x > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude)
+                }
+                out[base &+ k] = v[k]
             }
         } else {
-            for k in 0..<c { pres[base &+ k] = model[base &+ k] }
+            for k in 0..<c {
+                v[k] = model[base &+ k]
+                out[base &+ k] = v[k]
+            }
         }
-        if layers[l].presDirty { layers[l].presDirty = false }
-        if flags & SimpleAnim.geometry != 0 { layers[l].geomDirty = true }
-        if flags & SimpleAnim.visual != 0 { refreshVisualCache(l, mask: simpleAnims[j].propBit) }
+        // The layer record is not touched: `animatesGeometry` tells the render
+        // list this layer moves, and a pending presDirty is cleared by the lazy
+        // path (`ensureAllPresentations` at the end of the tick).
+        if !events && layers[l].presDirty { layers[l].presDirty = false }
+        if flags & SimpleAnim.visual != 0 {
+            // Whole opacity and colours go straight to the render cache; the rest later.
+            switch simpleAnims[j].propBit {
+            case LayerProperty.opacity.bit where c == 1:
+                cache[l].opacity = clamp01(v[0])
+            case LayerProperty.backgroundColor.bit where c == 4:
+                cache[l].backgroundColor = (clamp01(v[0]), clamp01(v[1]), clamp01(v[2]), clamp01(v[3]))
+            default:
+                scratchVisual.append(Int32(j))
+            }
+        }
     }
 }
