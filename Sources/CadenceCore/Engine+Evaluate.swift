@@ -78,7 +78,7 @@ extension Engine {
         // Fields are read in place (no copy of the instance record).
         let awaiting = inst.items[i].awaitingCommit
         let s = inst.items[i].timing.sample(parentTime: awaiting ? inst.items[i].timing.beginTime : tp)
-        if topLevel && events && !awaiting {
+        if topLevel && events && !awaiting && (!inst.items[i].started || (s.phase == .after && !inst.items[i].finished)) {
             updateEvents(i, s, layer: l)
         }
         var effect = s.hasEffect
@@ -354,13 +354,13 @@ extension Engine {
             }
             return
         }
+        if inst.items[i].interp == .linear && inst.items[i].components <= 4 {
+            applyBasicSmall(i, layer: l, progress: e, iteration: iteration, acc: &acc)
+            return
+        }
         let it = inst.items[i]
         let n = Int(it.components)
         let interp = it.interp
-        if interp == .linear && n <= 4 {
-            applyBasicSmall(i, it, layer: l, progress: e, iteration: iteration, acc: &acc)
-            return
-        }
         let u = underlying(l, it.access, n, &acc)
         let start: ValueBuffer
         let end: ValueBuffer
@@ -392,9 +392,10 @@ extension Engine {
 
     /// `applyBasic` for up to four linearly interpolated components, in SIMD4.
     @inline(__always)
-    func applyBasicSmall(_ i: Int, _ it: Instance, layer l: Int, progress e: Double, iteration: Double, acc: inout LayerAccum) {
-        let n = Int(it.components)
-        let u = underlying4(l, it.access, n, &acc)
+    func applyBasicSmall(_ i: Int, layer l: Int, progress e: Double, iteration: Double, acc: inout LayerAccum) {
+        let n = Int(inst.items[i].components)
+        let access = inst.items[i].access
+        let u = underlying4(l, access, n, &acc)
         let vb = i &* InstanceStore.valueStride
         @inline(__always) func load(_ which: Int) -> SIMD4<Double> {
             var r = SIMD4<Double>.zero
@@ -404,7 +405,7 @@ extension Engine {
         }
         let start: SIMD4<Double>
         let end: SIMD4<Double>
-        switch it.mode {
+        switch inst.items[i].mode {
         case .fromTo: start = load(0); end = load(1)
         case .fromBy: start = load(0); end = start + load(2)
         case .byTo: end = load(1); start = end - load(2)
@@ -414,9 +415,9 @@ extension Engine {
         case .none: start = load(0); end = u
         }
         var v = start + (end - start) * e
-        if it.cumulative && iteration >= 1 { v += (end - start) * iteration }
-        if it.additive { v += u }
-        write4(l, it.access, v, underlying: u, n, &acc)
+        if inst.items[i].cumulative && iteration >= 1 { v += (end - start) * iteration }
+        if inst.items[i].additive { v += u }
+        write4(l, access, v, underlying: u, n, &acc)
     }
 
     @inline(__always)

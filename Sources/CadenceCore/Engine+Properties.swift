@@ -62,10 +62,11 @@ extension Engine {
 
     @inline(__always)
     static func store(_ m: Transform3D, _ b: inout [Double], _ o: Int) {
-        b[o] = m.r1.x; b[o + 1] = m.r1.y; b[o + 2] = m.r1.z; b[o + 3] = m.r1.w
-        b[o + 4] = m.r2.x; b[o + 5] = m.r2.y; b[o + 6] = m.r2.z; b[o + 7] = m.r2.w
-        b[o + 8] = m.r3.x; b[o + 9] = m.r3.y; b[o + 10] = m.r3.z; b[o + 11] = m.r3.w
-        b[o + 12] = m.r4.x; b[o + 13] = m.r4.y; b[o + 14] = m.r4.z; b[o + 15] = m.r4.w
+        var s = b.mutableSpan
+        s[o] = m.r1.x; s[o + 1] = m.r1.y; s[o + 2] = m.r1.z; s[o + 3] = m.r1.w
+        s[o + 4] = m.r2.x; s[o + 5] = m.r2.y; s[o + 6] = m.r2.z; s[o + 7] = m.r2.w
+        s[o + 8] = m.r3.x; s[o + 9] = m.r3.y; s[o + 10] = m.r3.z; s[o + 11] = m.r3.w
+        s[o + 12] = m.r4.x; s[o + 13] = m.r4.y; s[o + 14] = m.r4.z; s[o + 15] = m.r4.w
     }
 
     /// True when the 16 doubles at `o` are the identity matrix.

@@ -184,9 +184,9 @@ public struct ResolvedTiming: Sendable, Equatable {
     func wrap(_ t: Double) -> Double {
         guard timeOffset != 0 else { return t }
         guard activeDuration.isFinite else { return t }
-        var m = t.truncatingRemainder(dividingBy: activeDuration)
-        if m < 0 { m += activeDuration }
-        if m >= activeDuration { m = 0 }
+        // t mod D without a libm call: t - floor(t / D) * D, kept in [0, D).
+        var m = t - fastFloor(t / activeDuration) * activeDuration
+        if !(m >= 0) { m = 0 } else if m >= activeDuration { m -= activeDuration; if m >= activeDuration || m < 0 { m = 0 } }
         return m
     }
 

@@ -44,7 +44,7 @@ public enum KeyframeError: Error, Equatable, Sendable {
 
 /// The value timeline of one keyframe animation: built once when the animation
 /// is attached, sampled every frame. `locate` and `value` allocate nothing.
-public struct KeyframeTrack: Sendable {
+public final class KeyframeTrack: Sendable {
     /// Number of values n (≥ 1).
     public let count: Int
     /// Doubles per value (≥ 1).

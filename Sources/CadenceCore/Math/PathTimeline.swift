@@ -60,7 +60,7 @@ public enum PathError: Error, Equatable, Sendable {
 ///   point therefore shows from "its" key time i + 1, the start point before that)
 ///   or `segmentCount + 2` (the last is the end); without key times, vertex i shows
 ///   from i / (segmentCount + 1), an equal share each.
-public struct PathTimeline: Sendable {
+public final class PathTimeline: Sendable {
     private let pieces: Pieces
     private let table: ArcLengthTable
     private let mode: CalculationMode
