@@ -59,18 +59,42 @@ extension Engine {
             m &= m - 1
             if b == LayerProperty.contents.rawValue {
                 presContents[l] = modelContents[l]
-            } else if b < Engine.propRanges.count {
-                let r = Engine.propRanges[b]
-                let o = base &+ Int(r.offset)
-                for k in 0..<Int(r.count) { pres[o &+ k] = model[o &+ k] }
+            } else {
+                let r = Engine.propRange(b)
+                let o = base &+ r.offset
+                for k in 0..<r.count { pres[o &+ k] = model[o &+ k] }
             }
         }
     }
 
-    /// (offset, count) of each property in the block, indexed by raw value.
-    static let propRanges: [(offset: Int32, count: Int32)] = LayerProperty.allCases.map {
-        (Int32(max($0.offset, 0)), $0 == .contents ? 0 : Int32($0.count))
+    /// (offset, count) of a property in the block by raw value, without a lookup table.
+    @inline(__always)
+    static func propRange(_ raw: Int) -> (offset: Int, count: Int) {
+        switch raw {
+        case 0: return (0, 2)       // position
+        case 1: return (2, 1)       // zPosition
+        case 2: return (3, 2)       // anchorPoint
+        case 3: return (5, 1)       // anchorPointZ
+        case 4: return (6, 4)       // bounds
+        case 5: return (10, 16)     // transform
+        case 6: return (26, 16)     // sublayerTransform
+        case 7: return (42, 1)      // opacity
+        case 8: return (43, 1)      // hidden
+        case 9: return (44, 4)      // backgroundColor
+        case 10: return (48, 4)     // borderColor
+        case 11: return (52, 1)     // borderWidth
+        case 12: return (53, 1)     // cornerRadius
+        case 13: return (54, 4)     // shadowColor
+        case 14: return (58, 1)     // shadowOpacity
+        case 15: return (59, 2)     // shadowOffset
+        case 16: return (61, 1)     // shadowRadius
+        case 17: return (62, 4)     // contentsRect
+        case 18: return (66, 1)     // masksToBounds
+        case 19: return (67, 1)     // doubleSided
+        default: return (0, 0)
+        }
     }
+
 
     // MARK: one animation
 
@@ -432,9 +456,7 @@ extension Engine {
             for k in 0..<min(c, 4) { v[k] = pres[b &+ k] }
         case let .virtual(tb, comp):
             decomposeTransform(l, tb, &acc)
-            var buf = ValueBuffer(count: n)
-            comp.read(tb == Engine.transformBase ? acc.xf.comps : acc.sxf.comps, into: &buf)
-            for k in 0..<min(n, 4) { v[k] = buf[k] }
+            v = comp.read4(tb == Engine.transformBase ? acc.xf.comps : acc.sxf.comps)
         default:
             break
         }
@@ -452,12 +474,10 @@ extension Engine {
             let b = l &* LayerProperty.stride &+ off
             for k in 0..<min(c, 4) { pres[b &+ k] = v[k] }
         case let .virtual(tb, comp):
-            var buf = ValueBuffer(count: n)
-            for k in 0..<min(n, 4) { buf[k] = v[k] }
             if tb == Engine.transformBase {
-                comp.write(buf, into: &acc.xf.comps, additive: false)
+                comp.write4(v, into: &acc.xf.comps)
             } else {
-                comp.write(buf, into: &acc.sxf.comps, additive: false)
+                comp.write4(v, into: &acc.sxf.comps)
             }
         default:
             break

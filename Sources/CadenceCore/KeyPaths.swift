@@ -194,6 +194,42 @@ public enum VirtualComponent: Int, Sendable, CaseIterable {
         }
     }
 
+    /// This component in the first lanes of a SIMD4.
+    @inline(__always)
+    func read4(_ c: TransformComponents) -> SIMD4<Double> {
+        switch self {
+        case .rotationX: return SIMD4(c.rotation.x, 0, 0, 0)
+        case .rotationY: return SIMD4(c.rotation.y, 0, 0, 0)
+        case .rotationZ: return SIMD4(c.rotation.z, 0, 0, 0)
+        case .scaleX: return SIMD4(c.scale.x, 0, 0, 0)
+        case .scaleY: return SIMD4(c.scale.y, 0, 0, 0)
+        case .scaleZ: return SIMD4(c.scale.z, 0, 0, 0)
+        case .scale: return SIMD4((c.scale.x + c.scale.y) / 2, 0, 0, 0)
+        case .translationX: return SIMD4(c.translation.x, 0, 0, 0)
+        case .translationY: return SIMD4(c.translation.y, 0, 0, 0)
+        case .translationZ: return SIMD4(c.translation.z, 0, 0, 0)
+        case .translation: return SIMD4(c.translation.x, c.translation.y, 0, 0)
+        }
+    }
+
+    /// Replaces this component from the first lanes of a SIMD4.
+    @inline(__always)
+    func write4(_ v: SIMD4<Double>, into c: inout TransformComponents) {
+        switch self {
+        case .rotationX: c.rotation.x = v.x
+        case .rotationY: c.rotation.y = v.x
+        case .rotationZ: c.rotation.z = v.x
+        case .scaleX: c.scale.x = v.x
+        case .scaleY: c.scale.y = v.x
+        case .scaleZ: c.scale.z = v.x
+        case .scale: c.scale = SIMD3(repeating: v.x)
+        case .translationX: c.translation.x = v.x
+        case .translationY: c.translation.y = v.x
+        case .translationZ: c.translation.z = v.x
+        case .translation: c.translation.x = v.x; c.translation.y = v.y
+        }
+    }
+
     /// Replace (additive == false) or add to this component.
     @inline(__always)
     func write(_ v: ValueBuffer, into c: inout TransformComponents, additive: Bool) {

@@ -154,3 +154,14 @@ struct FuzzRegressionTests {
         do { try r.e.set(layer: l, "fillMode", [v]); Issue.record("accepted \(v)") } catch { #expect(error.status == .invalidArgument) }
     }
 }
+
+@Suite("Block layout")
+struct BlockLayoutTests {
+    @Test("the evaluator's property ranges match the layout of LayerProperty")
+    func ranges() {
+        for p in LayerProperty.allCases where p != .contents {
+            let r = Engine.propRange(p.rawValue)
+            #expect(r.offset == p.offset && r.count == p.count, "\(p)")
+        }
+    }
+}
