@@ -127,13 +127,10 @@ func setEndpoint(_ s: inout AnimationSpec, _ which: AnimationSpec.Endpoint, _ v:
         try s.setEndpoint(which, nil)   // clears it
         return
     }
-    let (buf, count) = try values(v, n)
-    guard let t = s.target else {
+    guard let t = s.target, s.kind == .basic || s.kind == .spring else {
         throw CadenceError(.invalidState, "from/to/by apply to basic and spring animations; this is a \(s.kind.name) animation")
     }
-    guard count == t.components else {
-        throw CadenceError(.typeMismatch, "\"\(t.name)\" values have \(t.components) component(s); got \(count)")
-    }
+    let buf = try values(v, n, expected: t.components, keyPath: t.name)
     try s.setEndpoint(which, buf)
 }
 
@@ -199,7 +196,7 @@ func setEndpoint(_ s: inout AnimationSpec, _ which: AnimationSpec.Endpoint, _ v:
     modify(e, a, "cad_anim_set_values") { (s: inout AnimationSpec) throws(CadenceError) in
         guard count >= 0, components >= 0 else { throw CadenceError(.invalidArgument, "count and components must be >= 0 (got \(count), \(components))") }
         let (total, overflow) = Int(count).multipliedReportingOverflow(by: Int(components))
-        guard !overflow, total <= 1 << 26 else { throw CadenceError(.invalidArgument, "count x components is too large") }
+        guard !overflow, total <= 1 << 20 else { throw CadenceError(.invalidArgument, "count x components must be at most \(1 << 20) doubles") }
         if total > 0 && values == nil { throw CadenceError(.invalidArgument, "values is NULL but count x components = \(total)") }
         let arr = total > 0 ? Array(UnsafeBufferPointer(start: values, count: total)) : []
         try s.setValues(arr, count: Int(count), components: Int(components))
@@ -219,20 +216,35 @@ func setEndpoint(_ s: inout AnimationSpec, _ which: AnimationSpec.Endpoint, _ v:
     }
 }
 
+/// Most different curves one keyframe animation may use (identical ones are shared).
+let maxDistinctSegmentCurves = 1024
+
 /// Per-segment timing functions: `segments` cubic Béziers of 4 doubles each
 /// (c1x, c1y, c2x, c2y), applied within each segment after the animation's own.
 @c public func cad_anim_set_segment_timing(_ e: OpaquePointer?, _ a: cad_anim, _ bezier4: UnsafePointer<Double>?, _ segments: Int32) -> cad_status {
     modify(e, a, "cad_anim_set_segment_timing") { (s: inout AnimationSpec) throws(CadenceError) in
-        guard segments >= 0, segments <= 1 << 24 else { throw CadenceError(.invalidArgument, "segments must be in 0...\(1 << 24) (got \(segments))") }
+        guard segments >= 0, segments <= 1 << 20 else { throw CadenceError(.invalidArgument, "segments must be in 0...\(1 << 20) (got \(segments))") }
         guard let b = bezier4 else {
             guard segments == 0 else { throw CadenceError(.invalidArgument, "bezier4 is NULL but segments = \(segments)") }
             try s.setSegmentCurves(nil)
             return
         }
+        // Identical curves share one solver table (each costs ~8 KB to build).
         var curves: [TimingCurve] = []
         curves.reserveCapacity(Int(segments))
+        var distinct: [SIMD4<Double>: TimingCurve] = [:]
         for k in 0..<Int(segments) {
-            curves.append(try bezier(b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]))
+            let key = SIMD4(b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3])
+            if let c = distinct[key] {
+                curves.append(c)
+                continue
+            }
+            guard distinct.count < maxDistinctSegmentCurves else {
+                throw CadenceError(.invalidArgument, "more than \(maxDistinctSegmentCurves) different segment timing functions")
+            }
+            let c = try bezier(key.x, key.y, key.z, key.w)
+            distinct[key] = c
+            curves.append(c)
         }
         try s.setSegmentCurves(curves)
     }

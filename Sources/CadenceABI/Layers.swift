@@ -63,8 +63,8 @@ import CadenceCore
 @c public func cad_layer_set(_ e: OpaquePointer?, _ l: cad_layer, _ keypath: UnsafePointer<CChar>?, _ v: UnsafePointer<Double>?, _ n: Int32) -> cad_status {
     withEngine(e, "cad_layer_set") { (en: inout Engine) throws(CadenceError) in
         let t = try keyPathTarget(keypath)
-        let (buf, count) = try values(v, n)
-        try en.set(layer: l, t, buf, count: count)
+        let buf = try values(v, n, expected: t.components, keyPath: t.name)
+        try en.set(layer: l, t, buf, count: Int(n))
     }
 }
 

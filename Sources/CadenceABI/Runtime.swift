@@ -218,12 +218,18 @@ func optionalString(_ p: UnsafePointer<CChar>?) -> String? {
 
 /// Reads `n` doubles (n may exceed 16: the count check reports it).
 @inline(__always)
-func values(_ v: UnsafePointer<Double>?, _ n: Int32, _ name: StaticString = "v") throws(CadenceError) -> (ValueBuffer, Int) {
+/// Reads `n` doubles for a key path of `expected` components. The count is
+/// checked first, so a wrong count never reads past the host's array.
+func values(_ v: UnsafePointer<Double>?, _ n: Int32, expected: Int, keyPath: String,
+            _ name: StaticString = "v") throws(CadenceError) -> ValueBuffer {
     guard n >= 0 else { throw CadenceError(.invalidArgument, "\(name) count n must be >= 0 (got \(n))") }
-    if n > 0 && v == nil { throw CadenceError(.invalidArgument, "\(name) is NULL but n = \(n)") }
-    var b = ValueBuffer(count: Int(min(n, 16)))
-    if let v { for k in 0..<Int(min(n, 16)) { b[k] = v[k] } }
-    return (b, Int(n))
+    guard Int(n) == expected else {
+        throw CadenceError(.typeMismatch, "\"\(keyPath)\" takes \(expected) component(s); got n = \(n)")
+    }
+    guard n == 0 || v != nil else { throw CadenceError(.invalidArgument, "\(name) is NULL but n = \(n)") }
+    var b = ValueBuffer(count: Int(n))
+    if let v { for k in 0..<Int(n) { b[k] = v[k] } }
+    return b
 }
 
 /// Validates a reader's buffer arguments.
@@ -271,9 +277,16 @@ func timingCurve(_ name: Int32) throws(CadenceError) -> TimingCurve {
     }
 }
 
+/// Largest |c1y|, |c2y| accepted: beyond it a curve's output exceeds any
+/// meaningful progress and the solver's 1e-7 guarantee no longer holds.
+let maxControlY = 1e6
+
 func bezier(_ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double) throws(CadenceError) -> TimingCurve {
     for (v, n) in [(c1x, "c1x"), (c1y, "c1y"), (c2x, "c2x"), (c2y, "c2y")] where !v.isFinite {
         throw CadenceError(.invalidArgument, "\(n) must be finite (got \(v))")
+    }
+    guard abs(c1y) <= maxControlY, abs(c2y) <= maxControlY else {
+        throw CadenceError(.invalidArgument, "c1y and c2y must lie in [-1e6, 1e6] (got \(c1y), \(c2y))")
     }
     guard c1x >= 0, c1x <= 1, c2x >= 0, c2x <= 1, let c = TimingCurve(c1x: c1x, c1y: c1y, c2x: c2x, c2y: c2y) else {
         throw CadenceError(.invalidArgument, "c1x and c2x must lie in [0, 1] (got \(c1x), \(c2x))")

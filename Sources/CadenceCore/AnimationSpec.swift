@@ -65,6 +65,16 @@ public struct AnimationSpec: Sendable {
     public var rotationMode: RotationMode = .none
     // group
     public private(set) var children: [AnimationSpec] = []
+    /// Animations in this description's tree (1 for anything but a group) and
+    /// its group nesting depth, kept so that bounds are checked in O(children).
+    public private(set) var treeSize = 1
+    public private(set) var treeDepth = 0
+
+    /// Most animations a group tree may hold (children are copies, so a group
+    /// of groups grows multiplicatively; this bounds memory and time).
+    public static let maxTreeSize = 4096
+    /// Most path elements of one path animation.
+    public static let maxPathElements = 1 << 20
     // transition
     public private(set) var transitionType: TransitionType = .fade
     public private(set) var transitionSubtype: TransitionSubtype = .fromLeft
@@ -226,6 +236,9 @@ public struct AnimationSpec: Sendable {
         case .close:
             guard !path.isEmpty else { throw .invalidState("path close needs a current subpath (add a move or line first)") }
         }
+        guard path.count < AnimationSpec.maxPathElements else {
+            throw .invalidArgument("a path may hold at most \(AnimationSpec.maxPathElements) elements")
+        }
         path.append(e)
     }
 
@@ -241,7 +254,18 @@ public struct AnimationSpec: Sendable {
         for (i, child) in c.enumerated() where child.kind == .transition {
             throw .invalidArgument("children[\(i)] is a transition; groups hold property animations and groups")
         }
+        var size = 1
+        var depth = 0
+        for child in c {
+            size += child.treeSize
+            depth = max(depth, child.treeDepth)
+            guard size <= AnimationSpec.maxTreeSize else {
+                throw .invalidArgument("a group tree may hold at most \(AnimationSpec.maxTreeSize) animations")
+            }
+        }
         children = c
+        treeSize = size
+        treeDepth = depth + 1
     }
 
     public mutating func setTransition(_ type: TransitionType, _ subtype: TransitionSubtype) throws(CadenceError) {

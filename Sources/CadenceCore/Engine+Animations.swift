@@ -106,15 +106,11 @@ extension Engine {
             }
             copies.append(s)
         }
-        let depth = 1 + (copies.map { Engine.depth($0) }.max() ?? 0)
+        let depth = 1 + (copies.map(\.treeDepth).max() ?? 0)
         guard depth <= Engine.maxGroupDepth else {
             throw .invalidArgument("groups nest at most \(Engine.maxGroupDepth) deep (this would be \(depth))")
         }
         try modifyAnimation(group) { (s: inout AnimationSpec) throws(CadenceError) in try s.setChildren(copies) }
-    }
-
-    static func depth(_ s: AnimationSpec) -> Int {
-        s.kind == .group ? 1 + (s.children.map { depth($0) }.max() ?? 0) : 0
     }
 
     // MARK: compile

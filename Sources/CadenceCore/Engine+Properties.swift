@@ -16,8 +16,9 @@ extension Engine {
             v[0] = Double(contents)
         case let .timing(f):
             v[0] = layers[l].timing.value(of: f)
+            return v      // INFINITY is a documented value of repeatCount and repeatDuration
         }
-        return v
+        return v.isFinite ? v : v.saturated
     }
 
     /// The model value at a key path.

@@ -49,12 +49,12 @@ extension Engine {
         if mask & LayerProperty.backgroundColor.bit != 0 { cache[l].backgroundColor = color4(pres, b &+ LayerProperty.backgroundColor.offset) }
         if mask & LayerProperty.borderColor.bit != 0 { cache[l].borderColor = color4(pres, b &+ LayerProperty.borderColor.offset) }
         if mask & LayerProperty.shadowColor.bit != 0 { cache[l].shadowColor = color4(pres, b &+ LayerProperty.shadowColor.offset) }
-        if mask & LayerProperty.borderWidth.bit != 0 { cache[l].borderWidth = Float(pres[b &+ LayerProperty.borderWidth.offset]) }
-        if mask & LayerProperty.cornerRadius.bit != 0 { cache[l].cornerRadius = Float(pres[b &+ LayerProperty.cornerRadius.offset]) }
+        if mask & LayerProperty.borderWidth.bit != 0 { cache[l].borderWidth = fsat(pres[b &+ LayerProperty.borderWidth.offset]) }
+        if mask & LayerProperty.cornerRadius.bit != 0 { cache[l].cornerRadius = fsat(pres[b &+ LayerProperty.cornerRadius.offset]) }
         if mask & LayerProperty.shadowOpacity.bit != 0 { cache[l].shadowOpacity = clamp01(pres[b &+ LayerProperty.shadowOpacity.offset]) }
-        if mask & LayerProperty.shadowRadius.bit != 0 { cache[l].shadowRadius = Float(pres[b &+ LayerProperty.shadowRadius.offset]) }
+        if mask & LayerProperty.shadowRadius.bit != 0 { cache[l].shadowRadius = fsat(pres[b &+ LayerProperty.shadowRadius.offset]) }
         if mask & LayerProperty.shadowOffset.bit != 0 {
-            cache[l].shadowOffset = (Float(pres[b &+ LayerProperty.shadowOffset.offset]), Float(pres[b &+ LayerProperty.shadowOffset.offset &+ 1]))
+            cache[l].shadowOffset = (fsat(pres[b &+ LayerProperty.shadowOffset.offset]), fsat(pres[b &+ LayerProperty.shadowOffset.offset &+ 1]))
         }
         if mask & LayerProperty.contentsRect.bit != 0 { cache[l].contentsRect = float4(pres, b &+ LayerProperty.contentsRect.offset) }
         if mask & LayerProperty.contents.bit != 0 { cache[l].contents = presContents[l] }
@@ -191,9 +191,12 @@ extension Engine {
         case .fromTop: dy = h
         case .fromBottom: dy = -h
         }
+        // Opacity factors stay in [0, 1] even when an overshooting timing
+        // function takes p outside it (offsets may overshoot).
+        let pc = p.isNaN ? 0 : min(max(p, 0), 1)
         switch tr.type {
         case .fade:
-            return (0, 0, 1 - p, 0, 0, p)
+            return (0, 0, 1 - pc, 0, 0, pc)
         case .push:
             return (dx * p, dy * p, 1, -dx * (1 - p), -dy * (1 - p), 1)
         case .moveIn:
@@ -277,7 +280,7 @@ extension Engine {
             var k = Int(f.next)
             // Rows 1-3 of a translated child's world are the parent's (SEMANTICS.md §2.2).
             let parentSublayerIdentity = layers[Int(f.layer)].presSublayerIdentity
-            let w1 = SIMD4<Float>(f.world.r1), w2 = SIMD4<Float>(f.world.r2), w3 = SIMD4<Float>(f.world.r3)
+            let w1 = sat4(f.world.r1), w2 = sat4(f.world.r2), w3 = sat4(f.world.r3)
             let incoming = f.childFlags & TraversalEntry.incoming != 0
             while k < subs.count {
                 let c = Int(subs[k])
@@ -292,7 +295,7 @@ extension Engine {
                     let tx = pres[b] - (pres[b &+ 6] + pres[b &+ 3] * pres[b &+ 8])
                     let ty = pres[b &+ 1] - (pres[b &+ 7] + pres[b &+ 4] * pres[b &+ 9])
                     let tz = pres[b &+ 2]
-                    let r4 = SIMD4<Float>(tx * f.world.r1 + ty * f.world.r2 + tz * f.world.r3 + f.world.r4)
+                    let r4 = sat4(tx * f.world.r1 + ty * f.world.r2 + tz * f.world.r3 + f.world.r4)
                     out[n] = cache[c]
                     out[n].world = (w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w,
                                     w3.x, w3.y, w3.z, w3.w, r4.x, r4.y, r4.z, r4.w)

@@ -394,7 +394,9 @@ public final class Engine {
             x = Int(layers[x].parent)
             guardCount += 1
         }
-        return d < 0 ? g : localTime(d, global: g)
+        let r = d < 0 ? g : localTime(d, global: g)
+        // Finite inputs give a finite time (huge speeds saturate).
+        return r.isFinite ? r : (r.isNaN ? 0 : (r > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude))
     }
 }
 

@@ -64,9 +64,25 @@ public struct RenderItem: Sendable {
     }
 }
 
+/// Double to float32 for the render list: NaN becomes 0, magnitudes beyond
+/// float's range saturate at ±FLT_MAX (never ±inf), so a host never reads a
+/// non-finite value even for model values near 1e300.
+@inline(__always)
+func fsat(_ x: Double) -> Float {
+    if x.isNaN { return 0 }
+    return Float(max(-3.4028234663852886e38, min(x, 3.4028234663852886e38)))
+}
+
+@inline(__always)
+func sat4(_ v: SIMD4<Double>) -> SIMD4<Float> {
+    let finite = v.replacing(with: 0, where: v .!= v)
+    let lim = SIMD4<Double>(repeating: 3.4028234663852886e38)
+    return SIMD4<Float>(finite.clamped(lowerBound: -lim, upperBound: lim))
+}
+
 @inline(__always)
 func float4(_ b: [Double], _ o: Int) -> RenderItem.Float4 {
-    (Float(b[o]), Float(b[o + 1]), Float(b[o + 2]), Float(b[o + 3]))
+    (fsat(b[o]), fsat(b[o + 1]), fsat(b[o + 2]), fsat(b[o + 3]))
 }
 
 @inline(__always)
@@ -83,9 +99,7 @@ extension Transform3D {
     /// Rounds to float32 in the render list's layout.
     @inline(__always)
     var float16: RenderItem.Float16 {
-        (Float(m11), Float(m12), Float(m13), Float(m14),
-         Float(m21), Float(m22), Float(m23), Float(m24),
-         Float(m31), Float(m32), Float(m33), Float(m34),
-         Float(m41), Float(m42), Float(m43), Float(m44))
+        let a = sat4(r1), b = sat4(r2), c = sat4(r3), d = sat4(r4)
+        return (a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, c.x, c.y, c.z, c.w, d.x, d.y, d.z, d.w)
     }
 }

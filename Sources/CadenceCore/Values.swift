@@ -67,6 +67,16 @@ public struct ValueBuffer: Sendable, Equatable {
 
     public var array: [Double] { (0..<count).map { storage[$0] } }
 
+    /// Non-finite components replaced: NaN by 0, ±inf by ±DBL_MAX (what the
+    /// presentation API returns when a derived value overflows).
+    var saturated: ValueBuffer {
+        var v = self
+        for i in 0..<count where !v.storage[i].isFinite {
+            v.storage[i] = v.storage[i].isNaN ? 0 : (v.storage[i] > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude)
+        }
+        return v
+    }
+
     /// True when every component is finite.
     public var isFinite: Bool {
         for i in 0..<count where !storage[i].isFinite { return false }
