@@ -111,14 +111,15 @@ static void *work(void *p) {
   return NULL;
 }
 
-static volatile int ticking;
+/* shared between the main and the ticker thread: atomic (builtins work in C99 and C++17) */
+static int ticking;
 static cad_layer ticker_root;
 static void *ticker(void *p) {
   cad_engine *e = (cad_engine *)p;
   double now = 0;
   cad_render_item items[16];
   cad_event ev;
-  while (ticking) {
+  while (__atomic_load_n(&ticking, __ATOMIC_ACQUIRE)) {
     int32_t n;
     now += 0.001;
     cad_engine_tick(e, now);
@@ -137,7 +138,7 @@ TEST(concurrent_calls_on_one_engine) {
   int i;
   cad_render_item items[16];
   int32_t n = -1;
-  ticking = 1;
+  __atomic_store_n(&ticking, 1, __ATOMIC_RELEASE);
   ticker_root = root;
   ASSERT_INT_EQ(pthread_create(&tk, NULL, ticker, e), 0);
   for (i = 0; i < WORKERS; i++) {
@@ -149,7 +150,7 @@ TEST(concurrent_calls_on_one_engine) {
     ASSERT_INT_EQ(pthread_create(&th[i], NULL, work, &w[i]), 0);
   }
   for (i = 0; i < WORKERS; i++) ASSERT_INT_EQ(pthread_join(th[i], NULL), 0);
-  ticking = 0;
+  __atomic_store_n(&ticking, 0, __ATOMIC_RELEASE);
   ASSERT_INT_EQ(pthread_join(tk, NULL), 0);
   for (i = 0; i < WORKERS; i++) {
     EXPECT_INT_EQ(w[i].errors, 0);
