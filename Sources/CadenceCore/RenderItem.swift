@@ -75,9 +75,11 @@ func fsat(_ x: Double) -> Float {
 
 @inline(__always)
 func sat4(_ v: SIMD4<Double>) -> SIMD4<Float> {
-    let finite = v.replacing(with: 0, where: v .!= v)
     let lim = SIMD4<Double>(repeating: 3.4028234663852886e38)
-    return SIMD4<Float>(finite.clamped(lowerBound: -lim, upperBound: lim))
+    var x = v.replacing(with: 0, where: v .!= v)
+    x.replace(with: lim, where: x .> lim)
+    x.replace(with: -lim, where: x .< -lim)
+    return SIMD4<Float>(x)
 }
 
 @inline(__always)

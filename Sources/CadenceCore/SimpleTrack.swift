@@ -4,11 +4,14 @@
 /// The tick evaluates these in one pass over a contiguous array — the hot path
 /// of large scenes — instead of walking layer and animation records.
 struct SimpleAnim {
-    /// begin, speed, 1 / simple duration, active duration (single-cycle fast path).
+    /// The resolved timing, flattened for the inline sampler (§3.3).
     var begin: Double
     var speed: Double
+    var offset: Double
     var inverseDuration: Double
     var duration: Double
+    var cycle: Double
+    var inverseCycle: Double
     var activeDuration: Double
     var from: SIMD4<Double>
     var to: SIMD4<Double>
@@ -34,6 +37,9 @@ struct SimpleAnim {
     // flags2
     /// The layer's time is global time (mirrors `LayerRecord.timeIdentity`).
     static let timeIdentity: UInt8 = 1
+    static let autoreverses: UInt8 = 2
+    /// timeOffset ≠ 0 and a finite active duration: the time wraps (t mod D).
+    static let wraps: UInt8 = 4
 }
 
 extension Engine {
@@ -125,11 +131,15 @@ extension Engine {
         if t.timeOffset == 0 && !t.autoreverses {
             flags |= SimpleAnim.plainCycles
         }
-        return SimpleAnim(begin: t.beginTime, speed: t.speed, inverseDuration: 1 / t.simpleDuration,
-                          duration: t.simpleDuration, activeDuration: t.activeDuration, from: from, to: to,
-                          presBase: l * LayerProperty.stride + off,
+        var flags2: UInt8 = layers[l].timeIdentity ? SimpleAnim.timeIdentity : 0
+        if t.autoreverses { flags2 |= SimpleAnim.autoreverses }
+        if t.timeOffset != 0 && t.activeDuration.isFinite { flags2 |= SimpleAnim.wraps }
+        return SimpleAnim(begin: t.beginTime, speed: t.speed, offset: t.timeOffset,
+                          inverseDuration: 1 / t.simpleDuration, duration: t.simpleDuration,
+                          cycle: t.cycle, inverseCycle: 1 / t.cycle, activeDuration: t.activeDuration,
+                          from: from, to: to, presBase: l * LayerProperty.stride + off,
                           layer: Int32(l), instance: Int32(i), propBit: bit, count: UInt8(c), flags: flags,
-                          flags2: layers[l].timeIdentity ? SimpleAnim.timeIdentity : 0)
+                          flags2: flags2)
     }
 
     /// Evaluates the whole simple track at `now` (the tick's hot loop): one pass
@@ -184,18 +194,32 @@ extension Engine {
         let flags = simpleAnims[j].flags
         let s: TimingSample
         let a = (tp - simpleAnims[j].begin) * simpleAnims[j].speed
-        if flags & SimpleAnim.plainCycles != 0 && a >= 0 && a < simpleAnims[j].activeDuration {
-            // §3.3 for plain forward cycles (no offset, no autoreverse).
-            let q = a * simpleAnims[j].inverseDuration
-            var i = 0.0
-            var p = q
-            if q >= 1 {
-                i = fastFloor(q)
-                p = q - i
-                if p > 1 - 1e-12 { i += 1; p = 0 }
+        if a >= 0 && a < simpleAnims[j].activeDuration {
+            // §3.3 inside the active duration, inline (the general sampler
+            // handles before, after and fills).
+            let f2 = simpleAnims[j].flags2
+            var t = a + simpleAnims[j].offset
+            if f2 & SimpleAnim.wraps != 0 {
+                let dd = simpleAnims[j].activeDuration
+                t -= fastFloor(t / dd) * dd
+                if !(t >= 0) || t >= dd { t = 0 }
             }
-            s = TimingSample(phase: .active, hasEffect: true, activeTime: a, iteration: i,
-                             cycleTime: p * simpleAnims[j].duration, progress: p)
+            var i = 0.0
+            var u = t
+            let c = simpleAnims[j].cycle
+            if t >= c {
+                let q = ResolvedTiming.snap(t * simpleAnims[j].inverseCycle)
+                i = fastFloor(q)
+                u = t - i * c
+                if u < 0 { u = 0 } else if u > c { u = c }
+            } else if !(t > 0) {
+                u = 0
+            }
+            let d = simpleAnims[j].duration
+            if f2 & SimpleAnim.autoreverses != 0 && u > d { u = 2 * d - u }
+            var p = u * simpleAnims[j].inverseDuration
+            if !(p >= 0) { p = 0 } else if p > 1 { p = 1 }
+            s = TimingSample(phase: .active, hasEffect: true, activeTime: a, iteration: i, cycleTime: u, progress: p)
         } else {
             s = inst.items[Int(simpleAnims[j].instance)].timing.sample(parentTime: tp)
         }

@@ -196,3 +196,46 @@ struct TimingTests {
         #expect(count(&r) == 2)
     }
 }
+
+@Suite("The simple track agrees with the general timing model")
+struct SimpleTrackAgreementTests {
+    struct SplitMix64 {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    }
+
+    @Test("random timings, random times: presentation == from + (to - from) * progress(sample)")
+    func agreement() {
+        var rng = SplitMix64(state: 42)
+        for _ in 0..<300 {
+            var r = Rig()
+            let l = r.layer()
+            var t = MediaTiming()
+            t.duration = 0.1 + rng.unit() * 3
+            t.speed = [1, 2, 0.5, 1.5][Int(rng.next() % 4)]
+            t.timeOffset = rng.unit() < 0.5 ? 0 : rng.unit() * 5
+            t.autoreverses = rng.unit() < 0.5
+            t.repeatCount = [0, 1, 2.5, 3, .infinity][Int(rng.next() % 5)]
+            t.fillMode = FillMode(rawValue: Int32(rng.next() % 4))!
+            var s = r.basic("opacity", from: [0], to: [1], duration: t.duration)
+            s.timing = t
+            s.removedOnCompletion = false
+            r.add(l, s)                                  // begins at 0 (engine now 0)
+            let resolved = ResolvedTiming(t)
+            for _ in 0..<10 {
+                let now = r.e.now + rng.unit() * 4
+                r.tick(now)
+                let sample = resolved.sample(parentTime: now)
+                let expected = sample.hasEffect ? sample.progress : 1   // model opacity is 1
+                #expect(near(r.pres1(l, "opacity"), expected, 1e-9), "timing \(t) at \(now)")
+            }
+        }
+    }
+}
