@@ -282,6 +282,7 @@ extension Engine {
             let parentSublayerIdentity = layers[Int(f.layer)].presSublayerIdentity
             let w1 = sat4(f.world.r1), w2 = sat4(f.world.r2), w3 = sat4(f.world.r3)
             let incoming = f.childFlags & TraversalEntry.incoming != 0
+            let fo = Float(f.opacity)
             while k < subs.count {
                 let c = Int(subs[k])
                 k += 1
@@ -296,12 +297,13 @@ extension Engine {
                     let ty = pres[b &+ 1] - (pres[b &+ 7] + pres[b &+ 4] * pres[b &+ 9])
                     let tz = pres[b &+ 2]
                     let r4 = sat4(tx * f.world.r1 + ty * f.world.r2 + tz * f.world.r3 + f.world.r4)
-                    out[n] = cache[c]
-                    out[n].world = (w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w,
-                                    w3.x, w3.y, w3.z, w3.w, r4.x, r4.y, r4.z, r4.w)
-                    out[n].layer = ObjectID.make(type: 1, salt: salt, gen: layers[c].generation, index: c)
-                    out[n].parent = f.outIndex
-                    out[n].worldOpacity = Float(f.opacity) * out[n].opacity
+                    // Assembled in registers, stored once.
+                    var item = cache[c]
+                    item.world = (w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w,
+                                  w3.x, w3.y, w3.z, w3.w, r4.x, r4.y, r4.z, r4.w)
+                    item.parent = f.outIndex
+                    item.worldOpacity = fo * item.opacity
+                    out[n] = item
                     // geomDirty stays as it is (the general path clears it when it
                     // next computes this layer); the cached world is now stale.
                     if !layers[c].worldStale { layers[c].worldStale = true }

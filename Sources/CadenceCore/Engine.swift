@@ -131,6 +131,8 @@ public final class Engine {
     var scratchOpacity: [Double] = []
     var scratchSnapParents: [Int32] = []
     var scratchVisual: [Int32] = []
+    /// Simple-track entries left to the general per-entry code this tick.
+    var scratchSimpleSlow: [Int32] = []
     var accum = LayerAccum()
     /// Layers whose presentation must be recomputed before it is read.
     var dirtyLayers: [Int32] = []
@@ -209,6 +211,9 @@ public final class Engine {
         worldD[idx] = .identity
         worldOpacity[idx] = 1
         refreshVisualCache(idx)
+        // The cached item carries the layer's id, so the render fast path
+        // copies it without recomputing it.
+        cache[idx].layer = layerID(idx)
         newLayers.append(Int32(idx))
         liveLayerCount += 1
         return layerID(idx)

@@ -142,27 +142,131 @@ extension Engine {
                           flags2: flags2)
     }
 
-    /// Evaluates the whole simple track at `now` (the tick's hot loop): one pass
-    /// over a flat array, writing the presentation through a span.
+    /// Evaluates the whole simple track at `now` (the tick's hot loop).
+    ///
+    /// Pass 1 walks the flat array through spans (one bounds check per entry,
+    /// no reloads of engine storage) and finishes every entry that is inside
+    /// its active duration, on global time, with its start already reported —
+    /// the steady state of a large scene. Everything else (before/after the
+    /// active interval, fills, events, layers with their own time map) is
+    /// queued and done by pass 2 with the general per-entry code; entries are
+    /// independent (one per layer), so the order does not matter.
     func evaluateSimpleTrack(events: Bool) {
         let count = simpleAnims.count
         guard count > 0 else { return }
         scratchVisual.removeAll(keepingCapacity: true)
-        // Move the presentation block out of the engine for the loop (O(1), no
-        // copy), so the loop writes it through one span without per-write
-        // uniqueness checks. Nothing in the loop reads `self.pres`.
+        scratchSimpleSlow.removeAll(keepingCapacity: true)
+        // Move the presentation block and the track out of the engine for the
+        // loop (O(1), no copy): nothing in pass 1 reads `self.pres` or
+        // `self.simpleAnims`.
         var block: [Double] = []
         swap(&block, &pres)
+        var anims: [SimpleAnim] = []
+        swap(&anims, &simpleAnims)
+        let t = now
         do {
             var out = block.mutableSpan
+            let track = anims.span
             var j = 0
             while j < count {
-                evaluateSimpleEntry(j, events: events, pres: &out)
+                // Fields are read through the span in place (a copy of the
+                // 150-byte entry would be a memcpy per entry).
+                let a = (t - track[j].begin) * track[j].speed
+                let flags = track[j].flags
+                guard track[j].flags2 & SimpleAnim.timeIdentity != 0, a >= 0, a < track[j].activeDuration,
+                      events, flags & SimpleAnim.started != 0 else {
+                    scratchSimpleSlow.append(Int32(j))
+                    j &+= 1
+                    continue
+                }
+                let s = Engine.activeSample(track[j], a)
+                let p: Double
+                if flags & (SimpleAnim.linearCurve | SimpleAnim.spring) == SimpleAnim.linearCurve {
+                    p = s.progress
+                } else {
+                    p = simpleEase(track[j], s)
+                }
+                let from = track[j].from
+                var v = from + (track[j].to - from) * p
+                let base = track[j].presBase
+                let c = Int(track[j].count)
+                for k in 0..<c {
+                    let x = v[k]
+                    if !x.isFinite {
+                        v[k] = x.isNaN ? model[base &+ k] : (x > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude)
+                    }
+                    out[base &+ k] = v[k]
+                }
+                if flags & SimpleAnim.visual != 0 { simpleVisual(track[j], j, v) }
                 j &+= 1
             }
         }
+        swap(&anims, &simpleAnims)
+        if !scratchSimpleSlow.isEmpty {
+            var slow: [Int32] = []
+            swap(&slow, &scratchSimpleSlow)
+            do {
+                var out = block.mutableSpan
+                for x in slow { evaluateSimpleEntry(Int(x), events: events, pres: &out) }
+            }
+            swap(&slow, &scratchSimpleSlow)
+        }
         swap(&block, &pres)
         flushVisual()
+    }
+
+    /// §3.3 inside the active duration (`0 <= a < activeDuration`), inline.
+    @inline(__always)
+    static func activeSample(_ e: borrowing SimpleAnim, _ a: Double) -> TimingSample {
+        var t = a + e.offset
+        if e.flags2 & SimpleAnim.wraps != 0 {
+            let dd = e.activeDuration
+            t -= fastFloor(t / dd) * dd
+            if !(t >= 0) || t >= dd { t = 0 }
+        }
+        var i = 0.0
+        var u = t
+        let c = e.cycle
+        if t >= c {
+            let q = ResolvedTiming.snap(t * e.inverseCycle)
+            i = fastFloor(q)
+            u = t - i * c
+            if u < 0 { u = 0 } else if u > c { u = c }
+        } else if !(t > 0) {
+            u = 0
+        }
+        let d = e.duration
+        if e.flags2 & SimpleAnim.autoreverses != 0 && u > d { u = 2 * d - u }
+        var p = u * e.inverseDuration
+        if !(p >= 0) { p = 0 } else if p > 1 { p = 1 }
+        return TimingSample(phase: .active, hasEffect: true, activeTime: a, iteration: i, cycleTime: u, progress: p)
+    }
+
+    /// Eased progress of a spring or a curved entry.
+    @inline(never)
+    func simpleEase(_ e: borrowing SimpleAnim, _ s: TimingSample) -> Double {
+        if e.flags & SimpleAnim.spring != 0 {
+            return inst.extras[Int(e.instance)].spring?.progress(at: s.cycleTime) ?? 1
+        } else if e.flags & SimpleAnim.linearCurve != 0 {
+            return s.progress
+        }
+        return inst.curves[Int(e.instance)].evaluate(s.progress)
+    }
+
+    /// Whole opacity and colours go straight to the render cache; the rest
+    /// after the loop (`flushVisual`, which needs the presentation block).
+    @inline(__always)
+    func simpleVisual(_ e: borrowing SimpleAnim, _ j: Int, _ v: SIMD4<Double>) {
+        let l = Int(e.layer)
+        let c = Int(e.count)
+        switch e.propBit {
+        case LayerProperty.opacity.bit where c == 1:
+            cache[l].opacity = clamp01(v[0])
+        case LayerProperty.backgroundColor.bit where c == 4:
+            cache[l].backgroundColor = (clamp01(v[0]), clamp01(v[1]), clamp01(v[2]), clamp01(v[3]))
+        default:
+            scratchVisual.append(Int32(j))
+        }
     }
 
     /// Evaluates one entry outside the tick (a lazy presentation read).
@@ -195,31 +299,7 @@ extension Engine {
         let s: TimingSample
         let a = (tp - simpleAnims[j].begin) * simpleAnims[j].speed
         if a >= 0 && a < simpleAnims[j].activeDuration {
-            // §3.3 inside the active duration, inline (the general sampler
-            // handles before, after and fills).
-            let f2 = simpleAnims[j].flags2
-            var t = a + simpleAnims[j].offset
-            if f2 & SimpleAnim.wraps != 0 {
-                let dd = simpleAnims[j].activeDuration
-                t -= fastFloor(t / dd) * dd
-                if !(t >= 0) || t >= dd { t = 0 }
-            }
-            var i = 0.0
-            var u = t
-            let c = simpleAnims[j].cycle
-            if t >= c {
-                let q = ResolvedTiming.snap(t * simpleAnims[j].inverseCycle)
-                i = fastFloor(q)
-                u = t - i * c
-                if u < 0 { u = 0 } else if u > c { u = c }
-            } else if !(t > 0) {
-                u = 0
-            }
-            let d = simpleAnims[j].duration
-            if f2 & SimpleAnim.autoreverses != 0 && u > d { u = 2 * d - u }
-            var p = u * simpleAnims[j].inverseDuration
-            if !(p >= 0) { p = 0 } else if p > 1 { p = 1 }
-            s = TimingSample(phase: .active, hasEffect: true, activeTime: a, iteration: i, cycleTime: u, progress: p)
+            s = Engine.activeSample(simpleAnims[j], a)
         } else {
             s = inst.items[Int(simpleAnims[j].instance)].timing.sample(parentTime: tp)
         }
@@ -236,14 +316,7 @@ extension Engine {
         let effect = s.hasEffect && !(s.phase == .after && flags & SimpleAnim.removedOnCompletion != 0)
         var v = SIMD4<Double>.zero
         if effect {
-            let e: Double
-            if flags & SimpleAnim.spring != 0 {
-                e = inst.extras[Int(simpleAnims[j].instance)].spring?.progress(at: s.cycleTime) ?? 1
-            } else if flags & SimpleAnim.linearCurve != 0 {
-                e = s.progress
-            } else {
-                e = inst.curves[Int(simpleAnims[j].instance)].evaluate(s.progress)
-            }
+            let e = simpleEase(simpleAnims[j], s)
             let from = simpleAnims[j].from
             v = from + (simpleAnims[j].to - from) * e
             for k in 0..<c {
@@ -263,16 +336,6 @@ extension Engine {
         // list this layer moves, and a pending presDirty is cleared by the lazy
         // path (`ensureAllPresentations` at the end of the tick).
         if !events && layers[l].presDirty { layers[l].presDirty = false }
-        if flags & SimpleAnim.visual != 0 {
-            // Whole opacity and colours go straight to the render cache; the rest later.
-            switch simpleAnims[j].propBit {
-            case LayerProperty.opacity.bit where c == 1:
-                cache[l].opacity = clamp01(v[0])
-            case LayerProperty.backgroundColor.bit where c == 4:
-                cache[l].backgroundColor = (clamp01(v[0]), clamp01(v[1]), clamp01(v[2]), clamp01(v[3]))
-            default:
-                scratchVisual.append(Int32(j))
-            }
-        }
+        if flags & SimpleAnim.visual != 0 { simpleVisual(simpleAnims[j], j, v) }
     }
 }
