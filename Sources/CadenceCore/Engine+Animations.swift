@@ -306,11 +306,11 @@ extension Engine {
         inst.specs[i] = spec
 
         // Link at the end of the layer's list.
-        let last = layers[l].lastAnim
+        let last = layerCold[l].lastAnim
         inst.items[i].prev = last
         if last >= 0 { inst.items[Int(last)].next = Int32(i) } else { layers[l].firstAnim = Int32(i) }
-        layers[l].lastAnim = Int32(i)
-        layers[l].animCount += 1
+        layerCold[l].lastAnim = Int32(i)
+        layerCold[l].animCount += 1
         layers[l].animMask |= compiled.mask
         if spec.kind == .transition {
             layers[l].transition = Int32(i)
@@ -387,8 +387,8 @@ extension Engine {
         let prev = inst.items[i].prev
         let next = inst.items[i].next
         if prev >= 0 { inst.items[Int(prev)].next = next } else { layers[l].firstAnim = next }
-        if next >= 0 { inst.items[Int(next)].prev = prev } else { layers[l].lastAnim = prev }
-        layers[l].animCount -= 1
+        if next >= 0 { inst.items[Int(next)].prev = prev } else { layerCold[l].lastAnim = prev }
+        layerCold[l].animCount -= 1
         if layers[l].transition == Int32(i) {
             layers[l].transition = -1
             layers[l].geomDirty = true
@@ -455,12 +455,12 @@ extension Engine {
     }
 
     public func animationCount(layer layerID: UInt64) throws(CadenceError) -> Int {
-        Int(layers[try requireLayer(layerID)].animCount)
+        Int(layerCold[try requireLayer(layerID)].animCount)
     }
 
     public func animationKey(layer layerID: UInt64, at index: Int) throws(CadenceError) -> String {
         let l = try requireLayer(layerID)
-        let n = Int(layers[l].animCount)
+        let n = Int(layerCold[l].animCount)
         guard index >= 0, index < n else { throw .invalidArgument("index \(index) is out of range 0..<\(n)") }
         var i = layers[l].firstAnim
         var k = 0

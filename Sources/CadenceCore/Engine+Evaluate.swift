@@ -572,7 +572,7 @@ extension Engine {
             if inst.items[i].alive && inst.items[i].group < 0 { removeInstance(i, reason: .finished) }
         }
         ensureAllPresentations()
-        for x in newLayers where Int(x) < layers.count { layers[Int(x)].isNew = false }
+        for x in newLayers where Int(x) < layers.count { layerCold[Int(x)].isNew = false }
         newLayers.removeAll(keepingCapacity: true)
         events.deliver()
     }

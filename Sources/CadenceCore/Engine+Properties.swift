@@ -15,7 +15,7 @@ extension Engine {
         case .contents:
             v[0] = Double(contents)
         case let .timing(f):
-            v[0] = layers[l].timing.value(of: f)
+            v[0] = layerCold[l].timing.value(of: f)
             return v      // INFINITY is a documented value of repeatCount and repeatDuration
         }
         return v.isFinite ? v : v.saturated
@@ -121,9 +121,9 @@ extension Engine {
         }
         switch t.access {
         case let .timing(f):
-            var timing = layers[l].timing
+            var timing = layerCold[l].timing
             try timing.set(f, v[0])
-            layers[l].timing = timing
+            layerCold[l].timing = timing
             updateTimeIdentity(subtree: l)
             return
         case .contents:
@@ -331,7 +331,7 @@ extension Engine {
     // MARK: actions
 
     public func setActionsEnabled(layer id: UInt64, _ on: Bool) throws(CadenceError) {
-        layers[try requireLayer(id)].actionsEnabled = on
+        layerCold[try requireLayer(id)].actionsEnabled = on
     }
 
     /// Sets the action for `key`: an animation (copied now, copied again each
@@ -363,7 +363,7 @@ extension Engine {
 
     /// Which action runs for a change of `key` now (SEMANTICS.md §10).
     func actionPlan(_ l: Int, key: String) -> ActionPlan {
-        if layers[l].isNew || !layers[l].actionsEnabled || tx.disableActions { return .none }
+        if layerCold[l].isNew || !layerCold[l].actionsEnabled || tx.disableActions { return .none }
         if !actions[l].isEmpty, let o = actions[l].first(where: { $0.key == key }) {
             if let s = o.spec { return .spec(s) }
             return .none

@@ -140,7 +140,7 @@ extension Engine {
     @inline(__always)
     func notYetBegun(_ l: Int) -> Bool {
         if layers[l].timeIdentity { return false }
-        let tm = layers[l].timing
+        let tm = layerCold[l].timing
         guard tm.beginTime != 0, !tm.fillMode.fillsBackwards else { return false }
         let p = Int(layers[l].parent)
         let tp = p < 0 ? now : localTime(p, global: now)

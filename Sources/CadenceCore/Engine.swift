@@ -31,7 +31,11 @@ struct LayerRecord {
     /// translated leaves' worlds straight into the output).
     var worldStale = false
     var alive = false
-    // Cold.
+}
+
+/// Per-layer bookkeeping the frame loop does not read, kept apart so the hot
+/// record stays small (the render list streams through `layers`).
+struct LayerCold {
     /// New until the first tick after creation: changes take effect without actions.
     var isNew = true
     var actionsEnabled = true
@@ -86,6 +90,7 @@ public final class Engine {
 
     // MARK: layers
     var layers: [LayerRecord] = []
+    var layerCold: [LayerCold] = []
     var freeLayers: [Int32] = []
     var sublayers: [[Int32]] = []
     /// Model and presentation property blocks, `LayerProperty.stride` doubles per layer.
@@ -183,6 +188,7 @@ public final class Engine {
             guard layers.count < ObjectID.maxIndex else { throw CadenceError(.outOfMemory, "too many layers") }
             idx = layers.count
             layers.append(LayerRecord())
+            layerCold.append(LayerCold())
             sublayers.append([])
             model.append(contentsOf: LayerProperty.defaultBlock)
             pres.append(contentsOf: LayerProperty.defaultBlock)
@@ -196,9 +202,10 @@ public final class Engine {
         let gen = layers[idx].generation
         sequence &+= 1
         layers[idx] = LayerRecord()
+        layerCold[idx] = LayerCold()
         layers[idx].generation = gen
         layers[idx].alive = true
-        layers[idx].creationSeq = sequence
+        layerCold[idx].creationSeq = sequence
         sublayers[idx].removeAll(keepingCapacity: true)
         let base = idx * LayerProperty.stride
         for k in 0..<LayerProperty.stride {
@@ -331,12 +338,12 @@ public final class Engine {
             let l = Int(x)
             let p = Int(layers[l].parent)
             let parentIdentity = p < 0 ? true : layers[p].timeIdentity
-            layers[l].timeIdentity = parentIdentity && layers[l].timing.isIdentityMap
+            layers[l].timeIdentity = parentIdentity && layerCold[l].timing.isIdentityMap
             let si = Int(layers[l].simple)
             if si >= 0 {
                 if layers[l].timeIdentity { simpleAnims[si].flags2 |= SimpleAnim.timeIdentity } else { simpleAnims[si].flags2 &= ~SimpleAnim.timeIdentity }
             }
-            if layers[l].animCount > 0 { layers[l].presDirty = true }
+            if layerCold[l].animCount > 0 { layers[l].presDirty = true }
             scratchStack.append(contentsOf: sublayers[l])
         }
     }
@@ -362,7 +369,7 @@ public final class Engine {
         var t = g
         var k = scratchChain.count - 1
         while k >= 0 {
-            t = layers[Int(scratchChain[k])].timing.localTime(fromParent: t)
+            t = layerCold[Int(scratchChain[k])].timing.localTime(fromParent: t)
             k -= 1
         }
         return t
@@ -375,7 +382,7 @@ public final class Engine {
         var x = l
         var guardCount = 0
         while x >= 0 && guardCount <= layers.count {
-            guard let tp = layers[x].timing.parentTime(fromLocal: t) else { return nil }
+            guard let tp = layerCold[x].timing.parentTime(fromLocal: t) else { return nil }
             t = tp
             x = Int(layers[x].parent)
             guardCount += 1
@@ -394,7 +401,7 @@ public final class Engine {
         var x = f
         var guardCount = 0
         while x >= 0 && guardCount <= layers.count {
-            let tm = layers[x].timing
+            let tm = layerCold[x].timing
             g = tm.parentTime(fromLocal: g) ?? tm.beginTime
             x = Int(layers[x].parent)
             guardCount += 1

@@ -110,6 +110,6 @@ extension Engine {
         let it = inst.items[i]
         events.pending.insert(Event(kind: kind, finished: finished, layer: layerID(l), tag: inst.tags[i],
                                     time: time, key: inst.keys[i], callback: inst.callbacks[i],
-                                    layerSeq: layers[l].creationSeq, animSeq: it.addSeq, seq: sequence))
+                                    layerSeq: layerCold[l].creationSeq, animSeq: it.addSeq, seq: sequence))
     }
 }

@@ -4,25 +4,29 @@
 /// The tick evaluates these in one pass over a contiguous array — the hot path
 /// of large scenes — instead of walking layer and animation records.
 struct SimpleAnim {
-    /// The resolved timing, flattened for the inline sampler (§3.3).
+    // 128 bytes: the tick streams through these, so every byte counts.
+    var from: SIMD4<Double>
+    var to: SIMD4<Double>
+    /// The resolved timing, flattened for the inline sampler (§3.3). Divisions,
+    /// not stored reciprocals, so the result is bit-identical to the general
+    /// sampler's.
     var begin: Double
     var speed: Double
     var offset: Double
-    var inverseDuration: Double
     var duration: Double
     var cycle: Double
-    var inverseCycle: Double
     var activeDuration: Double
-    var from: SIMD4<Double>
-    var to: SIMD4<Double>
-    /// Index of the first component in the presentation block array.
-    var presBase: Int
     var layer: Int32
     var instance: Int32
     var propBit: UInt32
+    /// Offset of the first component in the layer's property block.
+    var propOffset: UInt8
     var count: UInt8
     var flags: UInt8
     var flags2: UInt8
+
+    /// Index of the first component in the presentation block array.
+    @inline(__always) var presBase: Int { Int(layer) &* LayerProperty.stride &+ Int(propOffset) }
 
     static let linearCurve: UInt8 = 1
     static let spring: UInt8 = 2
@@ -63,9 +67,9 @@ extension Engine {
                 layers[l].animatesGeometry = false
                 layers[l].geomDirty = true
             }
-            if layers[l].animCount > 0 {
-                if layers[l].animatedSlot < 0 {
-                    layers[l].animatedSlot = Int32(animatedLayers.count)
+            if layerCold[l].animCount > 0 {
+                if layerCold[l].animatedSlot < 0 {
+                    layerCold[l].animatedSlot = Int32(animatedLayers.count)
                     animatedLayers.append(Int32(l))
                 }
             } else {
@@ -75,14 +79,14 @@ extension Engine {
     }
 
     func removeFromAnimatedLayers(_ l: Int) {
-        let slot = Int(layers[l].animatedSlot)
+        let slot = Int(layerCold[l].animatedSlot)
         guard slot >= 0 else { return }
         let lastLayer = animatedLayers.removeLast()
         if slot < animatedLayers.count {
             animatedLayers[slot] = lastLayer
-            layers[Int(lastLayer)].animatedSlot = Int32(slot)
+            layerCold[Int(lastLayer)].animatedSlot = Int32(slot)
         }
-        layers[l].animatedSlot = -1
+        layerCold[l].animatedSlot = -1
     }
 
     func removeFromSimpleTrack(_ l: Int) {
@@ -98,7 +102,7 @@ extension Engine {
 
     /// The layer's only animation if it qualifies for the simple track.
     func simpleInstance(_ l: Int) -> Int? {
-        guard layers[l].animCount == 1, layers[l].firstAnim >= 0 else { return nil }
+        guard layerCold[l].animCount == 1, layers[l].firstAnim >= 0 else { return nil }
         let i = Int(layers[l].firstAnim)
         let it = inst.items[i]
         guard it.kind == .basic || it.kind == .spring, it.mode == .fromTo, it.interp == .linear,
@@ -134,12 +138,10 @@ extension Engine {
         var flags2: UInt8 = layers[l].timeIdentity ? SimpleAnim.timeIdentity : 0
         if t.autoreverses { flags2 |= SimpleAnim.autoreverses }
         if t.timeOffset != 0 && t.activeDuration.isFinite { flags2 |= SimpleAnim.wraps }
-        return SimpleAnim(begin: t.beginTime, speed: t.speed, offset: t.timeOffset,
-                          inverseDuration: 1 / t.simpleDuration, duration: t.simpleDuration,
-                          cycle: t.cycle, inverseCycle: 1 / t.cycle, activeDuration: t.activeDuration,
-                          from: from, to: to, presBase: l * LayerProperty.stride + off,
-                          layer: Int32(l), instance: Int32(i), propBit: bit, count: UInt8(c), flags: flags,
-                          flags2: flags2)
+        return SimpleAnim(from: from, to: to, begin: t.beginTime, speed: t.speed, offset: t.timeOffset,
+                          duration: t.simpleDuration, cycle: t.cycle, activeDuration: t.activeDuration,
+                          layer: Int32(l), instance: Int32(i), propBit: bit, propOffset: UInt8(off),
+                          count: UInt8(c), flags: flags, flags2: flags2)
     }
 
     /// Evaluates the whole simple track at `now` (the tick's hot loop).
@@ -228,7 +230,7 @@ extension Engine {
         var u = t
         let c = e.cycle
         if t >= c {
-            let q = ResolvedTiming.snap(t * e.inverseCycle)
+            let q = ResolvedTiming.snap(t / c)
             i = fastFloor(q)
             u = t - i * c
             if u < 0 { u = 0 } else if u > c { u = c }
@@ -237,7 +239,7 @@ extension Engine {
         }
         let d = e.duration
         if e.flags2 & SimpleAnim.autoreverses != 0 && u > d { u = 2 * d - u }
-        var p = u * e.inverseDuration
+        var p = u / d
         if !(p >= 0) { p = 0 } else if p > 1 { p = 1 }
         return TimingSample(phase: .active, hasEffect: true, activeTime: a, iteration: i, cycleTime: u, progress: p)
     }
