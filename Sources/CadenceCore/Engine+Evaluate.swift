@@ -488,6 +488,37 @@ extension Engine {
 
     func applyKeyframe(_ i: Int, layer l: Int, progress e: Double, iteration: Double, acc: inout LayerAccum) {
         guard let kf = inst.keyframes[i] else { return }
+        // Fast path: values (no path) of up to four linearly interpolated
+        // components, in SIMD4 — the same arithmetic as below without buffers.
+        if kf.path == nil && kf.rotationMode == .none && inst.items[i].interp == .linear && inst.items[i].components <= 4
+            && kf.track.components == Int(inst.items[i].components) {
+            let n = Int(inst.items[i].components)
+            let access = inst.items[i].access
+            let loc = kf.track.locate(e)
+            var local = loc.local
+            let j = loc.segment
+            if j < kf.segmentCurves.count && kf.track.usesSegmentTiming {
+                local = kf.segmentCurves[j].evaluate(local)
+            }
+            let u = underlying4(l, access, n, &acc)
+            var v = kf.track.value4(segment: j, local: local)
+            let count = kf.track.count
+            if inst.items[i].cumulative && iteration >= 1 && count > 1 {
+                // The change over one cycle: last key minus first key, as given.
+                var first = SIMD4<Double>.zero, last = SIMD4<Double>.zero
+                let lastRow = (count - 1) * n
+                if lastRow + n <= kf.values.count {
+                    for k in 0..<n {
+                        first[k] = kf.values[k]
+                        last[k] = kf.values[lastRow + k]
+                    }
+                }
+                v += (last - first) * iteration
+            }
+            if inst.items[i].additive { v += u }
+            write4(l, access, v, underlying: u, n, &acc)
+            return
+        }
         let it = inst.items[i]
         let n = Int(it.components)
         let interp = it.interp

@@ -30,6 +30,43 @@ struct AnimationKindTests {
         #expect(near(r.pres(l, "position"), [100, 150], 1e-9))
     }
 
+    @Test("cumulative keyframes add last - first per completed cycle; additive ones add the model value")
+    func cumulativeAndAdditiveKeyframes() {
+        // Values (0,0) -> (10,0) -> (10,10), linear, 2 s per cycle, 3 cycles.
+        // Cycle i, halfway through segment 0 (t = 2i + 0.5): (5, 0) + i (10, 10).
+        var r = Rig()
+        let l = r.layer(["position": [100, 50]])
+        var s = keyframes(&r, "position", [[0, 0], [10, 0], [10, 10]], duration: 2)
+        try! s.setCumulative(true)
+        s.timing.repeatCount = 3
+        r.add(l, s)
+        r.tick(0.5)
+        #expect(near(r.pres(l, "position"), [5, 0], 1e-12))
+        r.tick(2.5)
+        #expect(near(r.pres(l, "position"), [15, 10], 1e-12))
+        r.tick(5.5)     // cycle 2, halfway through segment 1: (10, 5) + 2 (10, 10)
+        #expect(near(r.pres(l, "position"), [30, 25], 1e-12))
+
+        var r2 = Rig()
+        let m = r2.layer(["position": [100, 50]])
+        var a = keyframes(&r2, "position", [[0, 0], [10, 0], [10, 10]], duration: 2)
+        try! a.setAdditive(true)
+        r2.add(m, a)
+        r2.tick(1.5)    // halfway through segment 1: (10, 5) on top of (100, 50)
+        #expect(near(r2.pres(m, "position"), [110, 55], 1e-12))
+    }
+
+    @Test("colour keyframes interpolate all four components")
+    func colourKeyframes() {
+        var r = Rig()
+        let l = r.layer()
+        r.add(l, keyframes(&r, "backgroundColor", [[0, 0, 0, 1], [1, 0.5, 0.25, 0], [0, 1, 1, 1]], duration: 2))
+        r.tick(0.25)    // a quarter through segment 0
+        #expect(near(r.pres(l, "backgroundColor"), [0.25, 0.125, 0.0625, 0.75], 1e-12))
+        r.tick(1.5)     // halfway through segment 1
+        #expect(near(r.pres(l, "backgroundColor"), [0.5, 0.75, 0.625, 0.5], 1e-12))
+    }
+
     @Test("falling petal with keyTimes 0, 0.5, 0.75, 1")
     func petalKeyTimes() {
         var r = Rig()

@@ -228,6 +228,39 @@ public final class KeyframeTrack: Sendable {
         }
     }
 
+    /// `value(segment:local:into:at:)` for tracks of at most four components,
+    /// returned in a SIMD4 (no buffer). Components beyond `components` are 0.
+    @inline(__always)
+    func value4(segment: Int, local: Double) -> SIMD4<Double> {
+        let d = components
+        var r = SIMD4<Double>.zero
+        guard d <= 4 else { return r }
+        let values = spline.values
+        if count == 1 || mode == .discrete {
+            let j = min(max(segment, 0), count - 1)
+            for c in 0..<d { r[c] = values[j &* d &+ c] }
+            return r
+        }
+        let j = min(max(segment, 0), count - 2)
+        let u = local.isNaN ? 0 : local
+        let a = j &* d, b = a &+ d
+        switch mode {
+        case .cubic, .cubicPaced:
+            let tangents = spline.tangents
+            let u2 = u * u, u3 = u2 * u
+            let h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u
+            let h01 = -2 * u3 + 3 * u2, h11 = u3 - u2
+            for c in 0..<d {
+                let m = 2 &* (a &+ c)
+                r[c] = h00 * values[a &+ c] + h10 * tangents[m] + h01 * values[b &+ c] + h11 * tangents[m &+ 1]
+            }
+        default:
+            let w = 1 - u
+            for c in 0..<d { r[c] = w * values[a &+ c] + u * values[b &+ c] }
+        }
+        return r
+    }
+
     /// Paced key times: cumulative Euclidean distance / total; nil when the total
     /// is 0 or not finite (then the caller spaces key times evenly).
     private static func pacedKeyTimes(values: [Double], components d: Int, count n: Int) -> [Double]? {
