@@ -284,32 +284,51 @@ extension Engine {
             let incoming = f.childFlags & TraversalEntry.incoming != 0
             let fo = Float(f.opacity)
             while k < subs.count {
+                // Fast path: a run of visible leaves with identity transforms
+                // under a parent without sublayerTransform: each world is a
+                // translation of the parent's, computed directly into the
+                // output. The presentation block and the render cache are moved
+                // out of the engine for the run (O(1)) and read through spans.
+                if parentSublayerIdentity && !incoming {
+                    var presL: [Double] = []
+                    swap(&presL, &pres)
+                    var cacheL: [RenderItem] = []
+                    swap(&cacheL, &cache)
+                    do {
+                        let ps = presL.span
+                        let cs = cacheL.span
+                        let r1 = f.world.r1, r2 = f.world.r2, r3 = f.world.r3, r4w = f.world.r4
+                        let parentOut = f.outIndex
+                        while k < subs.count {
+                            let c = Int(subs[k])
+                            guard layers[c].presTransformIdentity && !layers[c].hasChildren
+                                && layers[c].transition < 0 && layers[c].timeIdentity else { break }
+                            k += 1
+                            if layers[c].presHidden { continue }
+                            let b = c &* LayerProperty.stride
+                            let tx = ps[b] - (ps[b &+ 6] + ps[b &+ 3] * ps[b &+ 8])
+                            let ty = ps[b &+ 1] - (ps[b &+ 7] + ps[b &+ 4] * ps[b &+ 9])
+                            let tz = ps[b &+ 2]
+                            let r4 = sat4(tx * r1 + ty * r2 + tz * r3 + r4w)
+                            // Assembled in registers, stored once.
+                            var item = cs[c]
+                            item.world = (w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w,
+                                          w3.x, w3.y, w3.z, w3.w, r4.x, r4.y, r4.z, r4.w)
+                            item.parent = parentOut
+                            item.worldOpacity = fo * item.opacity
+                            out[n] = item
+                            // geomDirty stays as it is (the general path clears it when it
+                            // next computes this layer); the cached world is now stale.
+                            if !layers[c].worldStale { layers[c].worldStale = true }
+                            n &+= 1
+                        }
+                    }
+                    swap(&presL, &pres)
+                    swap(&cacheL, &cache)
+                    if k >= subs.count { break }
+                }
                 let c = Int(subs[k])
                 k += 1
-                // Fast path: a visible leaf with an identity transform under a
-                // parent without sublayerTransform: its world is a translation of
-                // the parent's, computed directly into the output.
-                if parentSublayerIdentity && !incoming && layers[c].presTransformIdentity && !layers[c].hasChildren
-                    && layers[c].transition < 0 && layers[c].timeIdentity {
-                    if layers[c].presHidden { continue }
-                    let b = c &* LayerProperty.stride
-                    let tx = pres[b] - (pres[b &+ 6] + pres[b &+ 3] * pres[b &+ 8])
-                    let ty = pres[b &+ 1] - (pres[b &+ 7] + pres[b &+ 4] * pres[b &+ 9])
-                    let tz = pres[b &+ 2]
-                    let r4 = sat4(tx * f.world.r1 + ty * f.world.r2 + tz * f.world.r3 + f.world.r4)
-                    // Assembled in registers, stored once.
-                    var item = cache[c]
-                    item.world = (w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w,
-                                  w3.x, w3.y, w3.z, w3.w, r4.x, r4.y, r4.z, r4.w)
-                    item.parent = f.outIndex
-                    item.worldOpacity = fo * item.opacity
-                    out[n] = item
-                    // geomDirty stays as it is (the general path clears it when it
-                    // next computes this layer); the cached world is now stale.
-                    if !layers[c].worldStale { layers[c].worldStale = true }
-                    n &+= 1
-                    continue
-                }
                 child.layer = Int32(c)
                 if emitLayer(c, parentOut: f.outIndex, parentWorld: f.world, parentOpacity: f.opacity,
                              flags: f.childFlags, out: &out, n: &n, frame: &child) {
