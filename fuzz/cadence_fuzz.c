@@ -761,6 +761,13 @@ static void op_anim_setter(int op, eng_pick ep) {
         trace("cad_anim_spring_settling_duration(%llx, %s)\n", (unsigned long long)a, null_out ? "NULL" : "&out");
         st = CALL(cad_anim_spring_settling_duration, ep.e, a, null_out ? NULL : &out);
         if (st == CAD_OK && (isnan(out) || out < 0)) FAIL("settling duration %g", out);
+        if ((u8() & 1) == 0) {
+            /* the parameters read back (any out pointer may be NULL) */
+            double pm = -1, pk = -1;
+            trace("cad_anim_get_spring(%llx)\n", (unsigned long long)a);
+            cad_status s2 = CALL(cad_anim_get_spring, ep.e, a, (u8() & 1) ? NULL : &pm, &pk, NULL, NULL);
+            if (s2 == CAD_OK && !(pk > 0)) FAIL("spring stiffness %g", pk);
+        }
         break;
     }
     case OP_SPRING_PERCEPTUAL: {

@@ -460,6 +460,14 @@ cad_status cad_anim_set_spring(cad_engine *e, cad_anim a, double mass, double st
 cad_status cad_anim_spring_settling_duration(cad_engine *e, cad_anim a, double *out);
 
 /*
+ * Cadence extension: reads a spring animation's mass, stiffness, damping and
+ * initial velocity — after `cad_anim_set_spring_perceptual` or
+ * `cad_anim_set_spring_uikit`, the values they derived. Any out pointer may be
+ * NULL (that value is not written); CAD_ERR_INVALID_STATE for other kinds.
+ */
+cad_status cad_anim_get_spring(cad_engine *e, cad_anim a, double *mass, double *stiffness, double *damping, double *initial_velocity);
+
+/*
  * Cadence extension: the perceptual spring (SEMANTICS.md §6): `duration` > 0
  * and `bounce` in (-1, 1). Sets mass 1, stiffness (2 pi / duration)^2, the
  * damping for the bounce, and the animation's duration to the settling duration.

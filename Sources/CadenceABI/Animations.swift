@@ -163,6 +163,20 @@ func setEndpoint(_ s: inout AnimationSpec, _ which: AnimationSpec.Endpoint, _ v:
     }
 }
 
+/// Cadence extension: reads a spring animation's mass, stiffness, damping and
+/// initial velocity — after `cad_anim_set_spring_perceptual` or
+/// `cad_anim_set_spring_uikit`, the values they derived. Any out pointer may be
+/// NULL (that value is not written); CAD_ERR_INVALID_STATE for other kinds.
+@c public func cad_anim_get_spring(_ e: OpaquePointer?, _ a: cad_anim, _ mass: UnsafeMutablePointer<Double>?, _ stiffness: UnsafeMutablePointer<Double>?, _ damping: UnsafeMutablePointer<Double>?, _ initial_velocity: UnsafeMutablePointer<Double>?) -> cad_status {
+    withEngine(e, "cad_anim_get_spring") { (en: inout Engine) throws(CadenceError) in
+        let p = try en.animationSpec(a).springParameters()
+        mass?.pointee = p.mass
+        stiffness?.pointee = p.stiffness
+        damping?.pointee = p.damping
+        initial_velocity?.pointee = p.initialVelocity
+    }
+}
+
 /// Cadence extension: the perceptual spring (SEMANTICS.md §6): `duration` > 0
 /// and `bounce` in (-1, 1). Sets mass 1, stiffness (2 pi / duration)^2, the
 /// damping for the bounce, and the animation's duration to the settling duration.

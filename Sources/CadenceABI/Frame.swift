@@ -11,6 +11,7 @@ import CadenceCore
     withEngine(e, "cad_engine_render_list") { (en: inout Engine) throws(CadenceError) in
         guard cap >= 0 else { throw CadenceError(.invalidArgument, "cap must be >= 0 (got \(cap))") }
         if cap > 0 && out == nil { throw CadenceError(.invalidArgument, "out is NULL but cap = \(cap)") }
+        try requireAligned(out, MemoryLayout<RenderItem>.alignment, "out")
         let raw = out?.assumingMemoryBound(to: RenderItem.self)
         let buffer = UnsafeMutableBufferPointer(start: raw, count: raw == nil ? 0 : Int(cap))
         var span = buffer.mutableSpan
@@ -34,6 +35,8 @@ import CadenceCore
         guard n_layers >= 0 else { throw CadenceError(.invalidArgument, "n_layers must be >= 0 (got \(n_layers))") }
         if n_layers > 0 && layers == nil { throw CadenceError(.invalidArgument, "layers is NULL but n_layers = \(n_layers)") }
         try checkBuffer(out, cap)
+        try requireAligned(layers, MemoryLayout<cad_layer>.alignment, "layers")
+        try requireAligned(out, MemoryLayout<Double>.alignment, "out")
         let ids = UnsafeBufferPointer(start: n_layers > 0 ? layers : nil, count: Int(n_layers))
         let outBuf = UnsafeMutableBufferPointer(start: cap > 0 ? out : nil, count: Int(cap))
         var span = outBuf.mutableSpan
@@ -44,5 +47,28 @@ import CadenceCore
             if error.status == .bufferTooSmall { n_out?.pointee = Int32(clamping: error.needed) }
             throw error
         }
+    }
+}
+
+/// Spans over host memory require natural alignment (the standard library
+/// checks it and traps), so a misaligned pointer is an invalid argument.
+@inline(__always)
+func requireAligned<T>(_ p: UnsafePointer<T>?, _ alignment: Int, _ name: StaticString) throws(CadenceError) {
+    guard let p else { return }
+    guard Int(bitPattern: p) & (alignment - 1) == 0 else {
+        throw CadenceError(.invalidArgument, "\(name) is not aligned to \(alignment) bytes")
+    }
+}
+
+@inline(__always)
+func requireAligned<T>(_ p: UnsafeMutablePointer<T>?, _ alignment: Int, _ name: StaticString) throws(CadenceError) {
+    try requireAligned(p.map { UnsafePointer($0) }, alignment, name)
+}
+
+@inline(__always)
+func requireAligned(_ p: UnsafeMutableRawPointer?, _ alignment: Int, _ name: StaticString) throws(CadenceError) {
+    guard let p else { return }
+    guard Int(bitPattern: p) & (alignment - 1) == 0 else {
+        throw CadenceError(.invalidArgument, "\(name) is not aligned to \(alignment) bytes")
     }
 }

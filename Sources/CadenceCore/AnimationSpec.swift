@@ -289,6 +289,13 @@ public struct AnimationSpec: Sendable {
         return s.settlingDuration
     }
 
+    /// Spring parameters: the ones set, or the ones a perceptual or UIKit-style
+    /// spring derived (SEMANTICS.md §6).
+    public func springParameters() throws(CadenceError) -> (mass: Double, stiffness: Double, damping: Double, initialVelocity: Double) {
+        guard kind == .spring, let s = spring else { throw .invalidState("spring parameters apply to spring animations; this is a \(kind.name) animation") }
+        return (s.mass, s.stiffness, s.damping, s.initialVelocity)
+    }
+
     /// Checks completeness for attaching (SEMANTICS.md §5.1 and §7).
     func validateForAdd() throws(CadenceError) {
         switch kind {

@@ -92,7 +92,10 @@ extension Engine {
         }
         let ox = bx + ax * bw, oy = by + ay * bh
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for (cx, cy) in [(bx, by), (bx + bw, by), (bx, by + bh), (bx + bw, by + bh)] {
+        // The four corners without an array (reads must not allocate).
+        for k in 0..<4 {
+            let cx = k & 1 == 0 ? bx : bx + bw
+            let cy = k < 2 ? by : by + bh
             let q = m.apply(x: cx - ox, y: cy - oy, z: -az)
             var x = q.x + px * q.w, y = q.y + py * q.w
             if abs(q.w) > 1e-12 { x /= q.w; y /= q.w }
@@ -250,8 +253,11 @@ extension Engine {
 
     @inline(__always)
     func markPresDirty(_ l: Int) {
-        if !layers[l].presDirty {
-            layers[l].presDirty = true
+        layers[l].presDirty = true
+        // Queued once until the next flush (a lazy read clears presDirty but not
+        // the queue entry, so set/read/set loops do not grow the list).
+        if !layerCold[l].presQueued {
+            layerCold[l].presQueued = true
             dirtyLayers.append(Int32(l))
         }
     }
@@ -266,7 +272,10 @@ extension Engine {
         var k = 0
         while k < dirtyLayers.count {
             let l = Int(dirtyLayers[k])
-            if l < layers.count, layers[l].alive, layers[l].presDirty { evaluateLayer(l, events: false) }
+            if l < layers.count {
+                layerCold[l].presQueued = false
+                if layers[l].alive, layers[l].presDirty { evaluateLayer(l, events: false) }
+            }
             k += 1
         }
         dirtyLayers.removeAll(keepingCapacity: true)

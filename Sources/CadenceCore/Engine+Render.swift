@@ -242,7 +242,9 @@ extension Engine {
         if out.count < liveLayerCount + transitionItemBound {
             let needed = countItems(r)
             if needed > out.count {
-                throw CadenceError(.bufferTooSmall, "the render list needs \(needed) items; the buffer holds \(out.count)", needed: needed)
+                // A literal message (no allocation): hosts size their buffer with this
+                // every frame; the count needed goes to *n_out.
+                throw CadenceError(.bufferTooSmall, "the render list needs more items than cap (the count needed is in *n_out)", needed: needed)
             }
         }
         // The root's ancestors: world matrix and opacity from scratch.
@@ -476,7 +478,7 @@ extension Engine {
             }
         }
         guard out.count >= needed else {
-            throw CadenceError(.bufferTooSmall, "sampling \(ids.count) layers of \"\(t.name)\" needs \(needed) doubles; the buffer holds \(out.count)", needed: needed)
+            throw CadenceError(.bufferTooSmall, "sampling needs more doubles than cap (the count needed is in *n_out)", needed: needed)
         }
         var o = 0
         for k in ids.indices {

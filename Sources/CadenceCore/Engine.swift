@@ -45,6 +45,8 @@ struct LayerCold {
     var animatedSlot: Int32 = -1
     var creationSeq: UInt64 = 0
     var timing = MediaTiming()
+    /// The layer is in `dirtyLayers` (awaiting `ensureAllPresentations`).
+    var presQueued = false
 }
 
 /// A layer's public identity: `[type:2][salt:14][generation:20][index:28]`.
@@ -264,6 +266,9 @@ public final class Engine {
 
     public func sublayer(of id: UInt64, at i: Int) throws(CadenceError) -> UInt64 {
         let l = try requireLayer(id)
+        guard i >= 0 && i < sublayers[l].count else {
+            throw .invalidArgument("index \(i) is out of range (the layer has \(sublayers[l].count) sublayers)")
+        }
         return layerID(Int(sublayers[l][i]))
     }
 
@@ -343,7 +348,7 @@ public final class Engine {
             if si >= 0 {
                 if layers[l].timeIdentity { simpleAnims[si].flags2 |= SimpleAnim.timeIdentity } else { simpleAnims[si].flags2 &= ~SimpleAnim.timeIdentity }
             }
-            if layerCold[l].animCount > 0 { layers[l].presDirty = true }
+            if layerCold[l].animCount > 0 { markPresDirty(l) }
             scratchStack.append(contentsOf: sublayers[l])
         }
     }

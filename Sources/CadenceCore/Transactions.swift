@@ -273,7 +273,7 @@ extension Engine {
             throw .invalidState("keyframe windows do not nest; commit the current window first")
         }
         beginTransaction()
-        tx.stack[tx.stack.count - 1].keyframeWindow = (s, min(d, 1 - s))
+        tx.stack[tx.stack.count - 1].keyframeWindow = (min(s, 1), max(0, min(d, 1 - s)))
     }
 
     // MARK: completion tracking

@@ -79,12 +79,12 @@ struct GeometryTests {
         var r = Rig()
         let l = r.layer(["position": [1, 2]])
         #expect(throws: CadenceError.self) { try r.e.set(layer: l, "positon", [1, 2]) }
-        do { try r.e.set(layer: l, "positon", [1, 2]) } catch { #expect(error.status == .unknownKeyPath) }
-        do { try r.e.set(layer: l, "position", [1, 2, 3]) } catch { #expect(error.status == .typeMismatch) }
-        do { try r.e.set(layer: l, "position", [1, .nan]) } catch { #expect(error.status == .invalidArgument) }
-        do { try r.e.set(layer: l, "opacity", [.infinity]) } catch { #expect(error.status == .invalidArgument) }
-        do { try r.e.set(layer: l, "fillMode", [7]) } catch { #expect(error.status == .invalidArgument) }
-        do { try r.e.set(layer: l, "duration", [-1]) } catch { #expect(error.status == .invalidArgument) }
+        expectStatus(.unknownKeyPath) { () throws(CadenceError) in try r.e.set(layer: l, "positon", [1, 2]) }
+        expectStatus(.typeMismatch) { () throws(CadenceError) in try r.e.set(layer: l, "position", [1, 2, 3]) }
+        expectStatus(.invalidArgument) { () throws(CadenceError) in try r.e.set(layer: l, "position", [1, .nan]) }
+        expectStatus(.invalidArgument) { () throws(CadenceError) in try r.e.set(layer: l, "opacity", [.infinity]) }
+        expectStatus(.invalidArgument) { () throws(CadenceError) in try r.e.set(layer: l, "fillMode", [7]) }
+        expectStatus(.invalidArgument) { () throws(CadenceError) in try r.e.set(layer: l, "duration", [-1]) }
         #expect(r.model(l, "position") == [1, 2])
         // repeatCount documents infinity
         try! r.e.set(layer: l, "repeatCount", [.infinity])
@@ -128,19 +128,19 @@ struct GeometryTests {
         let a = r.layer(), b = r.layer(), c = r.layer(), d = r.layer()
         try! r.e.addSublayer(a, b)
         try! r.e.addSublayer(b, c)
-        do { try r.e.addSublayer(c, a) } catch { #expect(error.status == .invalidArgument) }
-        do { try r.e.addSublayer(a, a) } catch { #expect(error.status == .invalidArgument) }
+        expectStatus(.invalidArgument) { () throws(CadenceError) in try r.e.addSublayer(c, a) }
+        expectStatus(.invalidArgument) { () throws(CadenceError) in try r.e.addSublayer(a, a) }
         try! r.e.insertSublayer(a, d, at: 0)
         #expect(try! r.e.sublayerIDs(of: a) == [d, b])
-        do { try r.e.insertSublayer(a, c, at: 5) } catch { #expect(error.status == .invalidArgument) }
+        expectStatus(.invalidArgument) { () throws(CadenceError) in try r.e.insertSublayer(a, c, at: 5) }
         #expect(try! r.e.superlayer(of: c) == b)
         try! r.e.destroyLayer(b)
         #expect(try! r.e.superlayer(of: c) == 0)
         #expect(try! r.e.sublayerIDs(of: a) == [d])
-        do { _ = try r.e.superlayer(of: b) } catch { #expect(error.status == .invalidHandle) }
+        expectStatus(.invalidHandle) { () throws(CadenceError) in _ = try r.e.superlayer(of: b) }
         // ids of another engine are rejected
         var other = Engine(salt: 8)
-        do { _ = try other.superlayer(of: a) } catch { #expect(error.status == .invalidHandle) }
+        expectStatus(.invalidHandle) { () throws(CadenceError) in _ = try other.superlayer(of: a) }
         _ = try! other.createLayer()
     }
 }
@@ -151,7 +151,7 @@ struct FuzzRegressionTests {
     func fillModeRange(v: Double) {
         var r = Rig()
         let l = r.layer()
-        do { try r.e.set(layer: l, "fillMode", [v]); Issue.record("accepted \(v)") } catch { #expect(error.status == .invalidArgument) }
+        expectStatus(.invalidArgument) { () throws(CadenceError) in try r.e.set(layer: l, "fillMode", [v]); Issue.record("accepted \(v)") }
     }
 }
 

@@ -23,6 +23,18 @@ struct RenderListTests {
     func Ry(_ a: Double) -> [Double] { [cos(a), 0, -sin(a), 0, 0, 1, 0, 0, sin(a), 0, cos(a), 0, 0, 0, 0, 1] }
     let I: [Double] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
 
+    @Test("a layer's new speed shows in the render list before the next tick (§3.1)")
+    func speedChangeWithoutTick() throws {
+        var r = Rig()
+        let l = r.layer(["bounds": [0, 0, 10, 10], "anchorPoint": [0, 0]])
+        r.add(l, r.basic("position.x", from: [0], to: [100], duration: 4))
+        r.tick(1)
+        #expect(try render(&r, l)[0].world.12 == 25)
+        try r.e.set(layer: l, "speed", [2])
+        // the layer's local time is now (1 - 0) * 2 = 2: halfway through 4 s
+        #expect(try render(&r, l)[0].world.12 == 50)
+    }
+
     @Test("a 3-level tree with perspective matches the matrix product of §2.2")
     func threeLevels() throws {
         var r = Rig()

@@ -10,6 +10,17 @@ func near(_ a: [Double], _ b: [Double], _ tol: Double = 1e-9) -> Bool {
     a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) <= tol }
 }
 
+/// Expects `body` to fail with `status` (and records an issue when it succeeds).
+func expectStatus(_ status: Status, sourceLocation: SourceLocation = #_sourceLocation,
+                  _ body: () throws(CadenceError) -> Void) {
+    do {
+        try body()
+        Issue.record("expected \(status), the call succeeded", sourceLocation: sourceLocation)
+    } catch {
+        #expect(error.status == status, sourceLocation: sourceLocation)
+    }
+}
+
 /// A small fluent helper around the Swift engine API for tests.
 struct Rig {
     var e = Engine(salt: 7)

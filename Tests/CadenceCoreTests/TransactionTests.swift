@@ -123,8 +123,8 @@ struct TransactionTests {
     @Test("unbalanced commit and settings without a transaction are invalid states")
     func unbalanced() {
         var r = Rig()
-        do { try r.e.commitTransaction() } catch { #expect(error.status == .invalidState) }
-        do { try r.e.setTransactionDuration(1) } catch { #expect(error.status == .invalidState) }
+        expectStatus(.invalidState) { () throws(CadenceError) in try r.e.commitTransaction() }
+        expectStatus(.invalidState) { () throws(CadenceError) in try r.e.setTransactionDuration(1) }
     }
 
     @Test("completion fires when every animation the transaction added has stopped, or at commit if none")

@@ -392,7 +392,7 @@ private func noNaN(_ v: SIMD3<Double>) -> Bool { !v.x.isNaN && !v.y.isNaN && !v.
             let d = try #require(tf(m).decomposed())
             // CSS normalises by m44, so the recomposition is M / m44.
             #expect(close(Transform3D(d), scaled(m, by: 1 / m[3][3]), 1e-12))
-            #expect(abs(d.quaternion.w) >= 0 && abs((d.quaternion * d.quaternion).sum() - 1) < 1e-14)
+            #expect(abs((d.quaternion * d.quaternion).sum() - 1) < 1e-14)
         }
         // Plain random matrices with m44 == 1 are reproduced exactly (not divided). Keep them
         // reasonably conditioned: the perspective column is rebuilt as A * (A⁻¹ * column),

@@ -221,6 +221,17 @@ TEST(uikit_spring_settles_at_duration) {
   ASSERT_OK(cad_anim_set_spring_uikit(e, a, D, zeta, 0));
   ASSERT_OK(cad_anim_spring_settling_duration(e, a, &d));
   EXPECT_NEAR(d, D, 1e-6);
+  {
+    /* the derived parameters read back; any out pointer may be NULL */
+    double m = 0, kk = 0, cc = 0, v = -1;
+    ASSERT_OK(cad_anim_get_spring(e, a, &m, &kk, &cc, &v));
+    EXPECT_NEAR(m, 1, 0);
+    EXPECT_NEAR(kk, k, 1e-9 * k);
+    EXPECT_NEAR(cc, c, 1e-9 * c);
+    EXPECT_NEAR(v, 0, 0);
+    ASSERT_OK(cad_anim_get_spring(e, a, NULL, &kk, NULL, NULL));
+    EXPECT_NEAR(kk, k, 1e-9 * k);
+  }
   t_tick(e, 0);
   ASSERT_OK(cad_layer_add_animation(e, l, a, "s")); /* keeps the description */
   t_tick(e, 0.2);
@@ -245,6 +256,13 @@ TEST(invalid_parameters) {
   EXPECT_STATUS(cad_anim_set_spring_perceptual(e, a, 1, 1), CAD_ERR_INVALID_ARGUMENT);
   EXPECT_STATUS(cad_anim_set_spring_perceptual(e, a, 1, -1), CAD_ERR_INVALID_ARGUMENT);
   EXPECT_STATUS(cad_anim_set_spring_uikit(e, a, 1, 0, 0), CAD_ERR_INVALID_ARGUMENT);
+  {
+    cad_anim b = t_anim(e, CAD_ANIM_BASIC, "opacity");
+    double m = 0;
+    EXPECT_STATUS(cad_anim_get_spring(e, b, &m, NULL, NULL, NULL), CAD_ERR_INVALID_STATE);
+    EXPECT_STATUS(cad_anim_get_spring(e, 0, &m, NULL, NULL, NULL), CAD_ERR_INVALID_HANDLE);
+    EXPECT_STATUS(cad_anim_get_spring(NULL, b, &m, NULL, NULL, NULL), CAD_ERR_INVALID_ARGUMENT);
+  }
   EXPECT_STATUS(cad_anim_set_spring_uikit(e, a, 1, 1.5, 0), CAD_ERR_INVALID_ARGUMENT);
   EXPECT_STATUS(cad_anim_spring_settling_duration(e, a, NULL), CAD_ERR_INVALID_ARGUMENT);
   /* spring calls on a basic animation: the wrong kind */

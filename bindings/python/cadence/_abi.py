@@ -162,6 +162,7 @@ FUNCTIONS = [
     ('cad_anim_set_cumulative', 'cad_status', [('e', 'engine'), ('a', 'cad_anim'), ('on', 'c_int32')]),
     ('cad_anim_set_spring', 'cad_status', [('e', 'engine'), ('a', 'cad_anim'), ('mass', 'c_double'), ('stiffness', 'c_double'), ('damping', 'c_double'), ('initial_velocity', 'c_double')]),
     ('cad_anim_spring_settling_duration', 'cad_status', [('e', 'engine'), ('a', 'cad_anim'), ('out', 'POINTER(c_double)')]),
+    ('cad_anim_get_spring', 'cad_status', [('e', 'engine'), ('a', 'cad_anim'), ('mass', 'POINTER(c_double)'), ('stiffness', 'POINTER(c_double)'), ('damping', 'POINTER(c_double)'), ('initial_velocity', 'POINTER(c_double)')]),
     ('cad_anim_set_spring_perceptual', 'cad_status', [('e', 'engine'), ('a', 'cad_anim'), ('duration', 'c_double'), ('bounce', 'c_double')]),
     ('cad_anim_set_spring_uikit', 'cad_status', [('e', 'engine'), ('a', 'cad_anim'), ('duration', 'c_double'), ('damping_ratio', 'c_double'), ('initial_velocity', 'c_double')]),
     ('cad_anim_set_values', 'cad_status', [('e', 'engine'), ('a', 'cad_anim'), ('values', 'POINTER(c_double)'), ('count', 'c_int32'), ('components', 'c_int32')]),

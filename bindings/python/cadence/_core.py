@@ -4,7 +4,7 @@ from __future__ import annotations
 import ctypes
 import math
 from numbers import Real
-from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from ._lib import lib
 from .errors import error_for_status
@@ -86,11 +86,11 @@ def pack(value: Value) -> Tuple[Any, int]:
     return (c_double * len(flat))(*flat), len(flat)
 
 
-def pack_optional(values: Optional[Iterable[float]], count: int) -> Any:
-    """A c_double array of ``count`` values, or None (NULL) for None."""
-    if values is None:
+def doubles(flat: Optional[Sequence[float]]) -> Any:
+    """A c_double array of the numbers in ``flat`` (at least one element, so never
+    NULL, even when empty), or None (NULL) for None."""
+    if flat is None:
         return None
-    flat = flatten(values)
     return (c_double * max(len(flat), 1))(*flat)
 
 

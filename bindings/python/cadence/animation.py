@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import ctypes
 import math
-from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple,
+from contextlib import contextmanager
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple,
                     Union)
 
-from ._core import byref, c_double, c_uint64, check, encode, flatten, pack, raise_status
+from ._core import byref, c_double, c_uint64, check, doubles, encode, flatten, pack, raise_status
 from ._lib import cad_anim_callback, lib
 from .enums import AnimKind, CalcMode, FillMode, RotationMode, TimingName, TransitionSubtype, TransitionType, parse_enum
 from .errors import ClosedError
@@ -179,6 +180,18 @@ def _to_fill(v: Any) -> Any:
     return parse_enum(FillMode, v, "fill mode")
 
 
+def _to_calc_mode(v: Any) -> Any:
+    return parse_enum(CalcMode, v, "calculation mode")
+
+
+def _to_rotation_mode(v: Any) -> Any:
+    return RotationMode.NONE if v is None else parse_enum(RotationMode, v, "rotation mode")
+
+
+def _same(v: Any) -> Any:
+    return v
+
+
 _FIELDS: List[Tuple[str, str, Callable[[Any], Any], Any, Callable[[Any], Any]]] = [
     ("begin_time", "cad_anim_set_begin_time", _to_float, 0.0, float),
     ("duration", "cad_anim_set_duration", _to_float, 0.0, float),
@@ -187,7 +200,7 @@ _FIELDS: List[Tuple[str, str, Callable[[Any], Any], Any, Callable[[Any], Any]]] 
     ("repeat_count", "cad_anim_set_repeat_count", _to_repeat, 0.0, float),
     ("repeat_duration", "cad_anim_set_repeat_duration", _to_repeat, 0.0, float),
     ("autoreverses", "cad_anim_set_autoreverses", _to_bool, False, bool),
-    ("fill_mode", "cad_anim_set_fill_mode", _to_fill, FillMode.REMOVED, lambda v: v),
+    ("fill_mode", "cad_anim_set_fill_mode", _to_fill, FillMode.REMOVED, _same),
     ("removed_on_completion", "cad_anim_set_removed_on_completion", _to_bool, True, bool),
     ("additive", "cad_anim_set_additive", _to_bool, False, bool),
     ("cumulative", "cad_anim_set_cumulative", _to_bool, False, bool),
@@ -198,6 +211,36 @@ _FIELDS: List[Tuple[str, str, Callable[[Any], Any], Any, Callable[[Any], Any]]] 
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(p.title() for p in rest)
+
+
+def _field_property(attr: str, cname: str, conv: Callable[[Any], Any], default: Any,
+                    out: Callable[[Any], Any] = _same, doc: Optional[str] = None) -> property:
+    """A property whose setter sends ``conv(value)`` through the C setter ``cname``
+    and whose getter reads back what was set (``default`` before that)."""
+
+    def fget(self: "Animation") -> Any:
+        v = self._get(attr, default)
+        return None if v is None else out(v)
+
+    def fset(self: "Animation", value: Any) -> None:
+        cv = conv(value)
+        st = getattr(lib, cname)(self._p(), self._handle, cv)
+        if st:
+            raise_status(st)
+        self._values[attr] = cv
+
+    return property(fget, fset, doc=doc or f"{_camel(attr)} (``{cname}``); default {default!r}.")
+
+
+#: Spring parameters and their defaults, in ``set_spring`` order.
+_SPRING_DEFAULTS: Dict[str, float] = {"mass": 1.0, "stiffness": 100.0, "damping": 10.0, "initial_velocity": 0.0}
+
+
+def _spring_property(name: str, doc: str) -> property:
+    """One spring parameter (None for other kinds); setting it keeps the other three."""
+    return property(lambda self: self._spring_params()[name]
+                    if self._kind == AnimKind.SPRING and not self._readonly else None,
+                    lambda self, v: self._set_spring_field(name, v), doc=doc)
 
 
 class Animation:
@@ -232,11 +275,8 @@ class Animation:
         check(lib.cad_anim_create(e, kind, encode(keypath), byref(out)))
         self._handle = out.value
         if options:
-            try:
+            with self._closing_on_error():
                 self.configure(**options)
-            except BaseException:
-                self.close()
-                raise
 
     @classmethod
     def _view(cls, engine: "Engine", handle: int, key: Optional[str] = None) -> "Animation":
@@ -269,14 +309,11 @@ class Animation:
         """A CABasicAnimation of ``keypath`` (SEMANTICS.md §5): any of from/to/by
         (from+to+by together fails when the animation is added)."""
         a = cls(engine, AnimKind.BASIC, keypath)
-        try:
+        with a._closing_on_error():
             a._set_endpoints(from_, to, by)
             if duration is not None:
                 a.duration = duration
             a.configure(**timing)
-        except BaseException:
-            a.close()
-            raise
         return a
 
     @classmethod
@@ -296,27 +333,13 @@ class Animation:
         tagged tuples (replaces values); ``rotation_mode``: None, "auto", "autoReverse".
         """
         a = cls(engine, AnimKind.KEYFRAME, keypath)
-        try:
-            if values is not None:
-                a.values = values
-            if key_times is not None:
-                a.key_times = key_times
-            if calculation_mode is not None:
-                a.calculation_mode = calculation_mode
-            if timing_functions is not None:
-                a.timing_functions = timing_functions
-            if tcb is not None:
-                a.tcb = tcb
-            if path is not None:
-                a.path = path
-            if rotation_mode is not None:
-                a.rotation_mode = rotation_mode
-            if duration is not None:
-                a.duration = duration
+        with a._closing_on_error():
+            for name, value in (("values", values), ("key_times", key_times), ("calculation_mode", calculation_mode),
+                                ("timing_functions", timing_functions), ("tcb", tcb), ("path", path),
+                                ("rotation_mode", rotation_mode), ("duration", duration)):
+                if value is not None:
+                    setattr(a, name, value)
             a.configure(**timing)
-        except BaseException:
-            a.close()
-            raise
         return a
 
     @classmethod
@@ -326,14 +349,11 @@ class Animation:
         """A CASpringAnimation (SEMANTICS.md §6). With ``duration=None`` the duration
         is set to the spring's settling duration, so it ends naturally."""
         a = cls(engine, AnimKind.SPRING, keypath)
-        try:
+        with a._closing_on_error():
             a.set_spring(mass, stiffness, damping, initial_velocity)
             a._set_endpoints(from_, to, by)
             a.duration = a.settling_duration if duration is None else duration
             a.configure(**timing)
-        except BaseException:
-            a.close()
-            raise
         return a
 
     @classmethod
@@ -342,13 +362,10 @@ class Animation:
         """A spring from a perceptual duration and a bounce in (-1, 1) (SEMANTICS.md §6;
         ``cad_anim_set_spring_perceptual``); its duration becomes the settling duration."""
         a = cls(engine, AnimKind.SPRING, keypath)
-        try:
+        with a._closing_on_error():
             a.set_spring_perceptual(duration, bounce)
             a._set_endpoints(from_, to, by)
             a.configure(**timing)
-        except BaseException:
-            a.close()
-            raise
         return a
 
     @classmethod
@@ -357,13 +374,10 @@ class Animation:
                      **timing: Any) -> "Animation":
         """A UIKit-style spring that settles exactly at ``duration`` (``cad_anim_set_spring_uikit``)."""
         a = cls(engine, AnimKind.SPRING, keypath)
-        try:
+        with a._closing_on_error():
             a.set_spring_uikit(duration, damping_ratio, initial_velocity)
             a._set_endpoints(from_, to, by)
             a.configure(**timing)
-        except BaseException:
-            a.close()
-            raise
         return a
 
     @classmethod
@@ -371,14 +385,11 @@ class Animation:
               **timing: Any) -> "Animation":
         """A CAAnimationGroup of copies of ``children`` (SEMANTICS.md §9)."""
         a = cls(engine, AnimKind.GROUP, None)
-        try:
+        with a._closing_on_error():
             a.children = children
             if duration is not None:
                 a.duration = duration
             a.configure(**timing)
-        except BaseException:
-            a.close()
-            raise
         return a
 
     @classmethod
@@ -388,16 +399,13 @@ class Animation:
         """A CATransition (SEMANTICS.md §8): type "fade", "moveIn", "push", "reveal";
         subtype "fromLeft", "fromRight", "fromTop", "fromBottom"."""
         a = cls(engine, AnimKind.TRANSITION, None)
-        try:
+        with a._closing_on_error():
             a.set_transition(type, subtype)
             if (start_progress, end_progress) != (0.0, 1.0):
                 a.set_progress(start_progress, end_progress)
             if duration is not None:
                 a.duration = duration
             a.configure(**timing)
-        except BaseException:
-            a.close()
-            raise
         return a
 
     # ---- identity and lifetime -----------------------------------------------
@@ -436,6 +444,15 @@ class Animation:
         if self._handle == 0:
             raise ClosedError("the animation is closed")
         return self._engine._p()
+
+    @contextmanager
+    def _closing_on_error(self) -> Iterator["Animation"]:
+        """Closes the description when the block raises (a failed constructor leaves nothing behind)."""
+        try:
+            yield self
+        except BaseException:
+            self.close()
+            raise
 
     def close(self) -> None:
         """Destroys the description (idempotent). Attached copies live on; a
@@ -552,21 +569,23 @@ class Animation:
             self._values.pop(k, None)
         self._values["initial_velocity"] = float(initial_velocity)
 
-    mass = property(lambda self: self._get("mass", 1.0) if self._kind == AnimKind.SPRING else None,
-                    lambda self, v: self._set_spring_field("mass", v), doc="Spring mass [1].")
-    stiffness = property(lambda self: self._get("stiffness", 100.0) if self._kind == AnimKind.SPRING else None,
-                         lambda self, v: self._set_spring_field("stiffness", v), doc="Spring stiffness [100].")
-    damping = property(lambda self: self._get("damping", 10.0) if self._kind == AnimKind.SPRING else None,
-                       lambda self, v: self._set_spring_field("damping", v), doc="Spring damping [10].")
-    initial_velocity = property(lambda self: self._get("initial_velocity", 0.0) if self._kind == AnimKind.SPRING else None,
-                                lambda self, v: self._set_spring_field("initial_velocity", v),
-                                doc="Spring initial velocity [0], in distances per second toward the target.")
+    mass = _spring_property("mass", "Spring mass [1].")
+    stiffness = _spring_property("stiffness", "Spring stiffness [100].")
+    damping = _spring_property("damping", "Spring damping [10].")
+    initial_velocity = _spring_property("initial_velocity",
+                                        "Spring initial velocity [0], in distances per second toward the target.")
+
+    def _spring_params(self) -> Dict[str, float]:
+        """The engine's spring parameters (derived ones after the perceptual or UIKit setters)."""
+        e = self._p()
+        out = [c_double() for _ in range(4)]
+        check(lib.cad_anim_get_spring(e, self._handle, *(byref(o) for o in out)))
+        return dict(zip(_SPRING_DEFAULTS, (o.value for o in out)))
 
     def _set_spring_field(self, name: str, value: float) -> None:
-        cur = {k: self._values.get(k, d) for k, d in
-               (("mass", 1.0), ("stiffness", 100.0), ("damping", 10.0), ("initial_velocity", 0.0))}
+        cur = self._spring_params()
         cur[name] = float(value)
-        self.set_spring(cur["mass"], cur["stiffness"], cur["damping"], cur["initial_velocity"])
+        self.set_spring(**cur)
 
     @property
     def settling_duration(self) -> float:
@@ -592,8 +611,7 @@ class Animation:
         components = len(flat) // count if count else 0
         if count and components * count != len(flat):
             raise ValueError("keyframe values must all have the same number of components")
-        buf = (c_double * max(len(flat), 1))(*flat)
-        check(lib.cad_anim_set_values(e, self._handle, buf, count, components))
+        check(lib.cad_anim_set_values(e, self._handle, doubles(flat), count, components))
         self._values["values"] = values
 
     @property
@@ -604,23 +622,13 @@ class Animation:
     @key_times.setter
     def key_times(self, times: Optional[Sequence[float]]) -> None:
         e = self._p()
-        if times is None:
-            check(lib.cad_anim_set_key_times(e, self._handle, None, 0))
-        else:
-            flat = flatten(times)
-            check(lib.cad_anim_set_key_times(e, self._handle, (c_double * max(len(flat), 1))(*flat), len(flat)))
+        flat = None if times is None else flatten(times)
+        check(lib.cad_anim_set_key_times(e, self._handle, doubles(flat), len(flat or ())))
         self._values["key_times"] = times
 
-    @property
-    def calculation_mode(self) -> Optional[CalcMode]:
-        """calculationMode: "linear" [default], "discrete", "paced", "cubic", "cubicPaced"."""
-        return self._get("calculation_mode", CalcMode.LINEAR)
-
-    @calculation_mode.setter
-    def calculation_mode(self, mode: Union[str, int]) -> None:
-        m = parse_enum(CalcMode, mode, "calculation mode")
-        check(lib.cad_anim_set_calculation_mode(self._p(), self._handle, m))
-        self._values["calculation_mode"] = m
+    calculation_mode = _field_property(
+        "calculation_mode", "cad_anim_set_calculation_mode", _to_calc_mode, CalcMode.LINEAR,
+        doc='calculationMode: "linear" [default], "discrete", "paced", "cubic", "cubicPaced".')
 
     @property
     def timing_functions(self) -> Optional[Sequence[TimingFunction]]:
@@ -630,11 +638,8 @@ class Animation:
     @timing_functions.setter
     def timing_functions(self, tfs: Optional[Sequence[TimingFunction]]) -> None:
         e = self._p()
-        if tfs is None:
-            check(lib.cad_anim_set_segment_timing(e, self._handle, None, 0))
-        else:
-            flat = [x for tf in tfs for x in timing_bezier(tf)]
-            check(lib.cad_anim_set_segment_timing(e, self._handle, (c_double * max(len(flat), 1))(*flat), len(flat) // 4))
+        flat = None if tfs is None else [x for tf in tfs for x in timing_bezier(tf)]
+        check(lib.cad_anim_set_segment_timing(e, self._handle, doubles(flat), len(flat or ()) // 4))
         self._values["timing_functions"] = tfs
 
     @property
@@ -662,7 +667,7 @@ class Animation:
         for x in lists:
             if x is not None and len(x) != count:
                 raise ValueError("tension, continuity and bias must have the same length")
-        arrs = [None if x is None else (c_double * max(len(x), 1))(*x) for x in lists]
+        arrs = [doubles(x) for x in lists]
         check(lib.cad_anim_set_tcb(e, self._handle, arrs[0], arrs[1], arrs[2], count))
         self._values["tcb"] = (tension, continuity, bias)
 
@@ -677,16 +682,9 @@ class Animation:
         p._send(self._p(), self._handle)
         self._values["path"] = p
 
-    @property
-    def rotation_mode(self) -> Optional[RotationMode]:
-        """rotationMode of a path animation: None/"none", "auto", "autoReverse"."""
-        return self._get("rotation_mode", RotationMode.NONE)
-
-    @rotation_mode.setter
-    def rotation_mode(self, mode: Optional[Union[str, int]]) -> None:
-        m = RotationMode.NONE if mode is None else parse_enum(RotationMode, mode, "rotation mode")
-        check(lib.cad_anim_set_rotation_mode(self._p(), self._handle, m))
-        self._values["rotation_mode"] = m
+    rotation_mode = _field_property(
+        "rotation_mode", "cad_anim_set_rotation_mode", _to_rotation_mode, RotationMode.NONE,
+        doc='rotationMode of a path animation: None/"none", "auto", "autoReverse".')
 
     # ---- groups and transitions ------------------------------------------------------
 
@@ -763,24 +761,6 @@ def _is_ndarray(x: Any) -> bool:
     return type(x).__module__ == "numpy" and type(x).__name__ == "ndarray"
 
 
-def _field_property(attr: str, cname: str, conv: Callable[[Any], Any], default: Any,
-                    out: Callable[[Any], Any]) -> property:
-    cfunc_name = cname
-
-    def fget(self: Animation) -> Any:
-        v = self._get(attr, default)
-        return None if v is None else out(v)
-
-    def fset(self: Animation, value: Any) -> None:
-        cv = conv(value)
-        st = getattr(lib, cfunc_name)(self._p(), self._handle, cv)
-        if st:
-            raise_status(st)
-        self._values[attr] = cv
-
-    return property(fget, fset, doc=f"{_camel(attr)} (``{cname}``); default {default!r}.")
-
-
 for _attr, _cname, _conv, _default, _out in _FIELDS:
     setattr(Animation, _attr, _field_property(_attr, _cname, _conv, _default, _out))
 
@@ -828,7 +808,7 @@ def evaluate_timing(timing_function: TimingFunction, x: Any) -> Any:
                                         ctypes.cast(ya.ctypes.data, pd), int(xa.size)))
         return ya
     xs = flatten(x)
-    xi = (c_double * max(len(xs), 1))(*xs)
+    xi = doubles(xs)
     yo = (c_double * max(len(xs), 1))()
     check(lib.cad_timing_eval_batch(c1x, c1y, c2x, c2y, xi, yo, len(xs)))
     return list(yo[:len(xs)])

@@ -98,6 +98,11 @@ def _tx_trampoline(wref: "weakref.ref[Engine]", e: Any, userdata: Optional[int])
             eng._pending.append(exc)
 
 
+def _set_tx_timing(e: int, tf: TimingFunction) -> None:
+    """Sets the innermost transaction's timing function (a name or 4 Bézier values)."""
+    _apply_timing(tf, lib.cad_transaction_set_timing_function, lib.cad_transaction_set_timing_bezier, None, e)
+
+
 class Transaction:
     """The open transaction of a ``with engine.transaction()`` / ``engine.animate()`` block."""
 
@@ -116,8 +121,7 @@ class Transaction:
         check(lib.cad_transaction_set_duration(self._engine._p(), d))
 
     def set_timing_function(self, tf: TimingFunction) -> None:
-        e = self._engine._p()
-        _apply_timing(tf, lib.cad_transaction_set_timing_function, lib.cad_transaction_set_timing_bezier, None, e)
+        _set_tx_timing(self._engine._p(), tf)
 
     def set_disable_actions(self, disable: bool = True) -> None:
         check(lib.cad_transaction_set_disable_actions(self._engine._p(), 1 if disable else 0))
@@ -379,8 +383,7 @@ class Engine:
             if duration is not None:
                 check(lib.cad_transaction_set_duration(e, duration))
             if timing_function is not None:
-                _apply_timing(timing_function, lib.cad_transaction_set_timing_function,
-                              lib.cad_transaction_set_timing_bezier, None, e)
+                _set_tx_timing(e, timing_function)
             if disable_actions is not None:
                 check(lib.cad_transaction_set_disable_actions(e, 1 if disable_actions else 0))
             if completion is not None:
@@ -410,8 +413,7 @@ class Engine:
         def setup(e: int) -> None:
             check(lib.cad_transaction_set_duration(e, duration))
             if curve is not None:
-                _apply_timing(curve, lib.cad_transaction_set_timing_function,
-                              lib.cad_transaction_set_timing_bezier, None, e)
+                _set_tx_timing(e, curve)
             if delay:
                 check(lib.cad_transaction_set_delay(e, delay))
             if repeat:

@@ -50,6 +50,7 @@ def test_settling_duration(engine):
     assert Animation.spring(engine, "opacity", damping=5).settling_duration == pytest.approx(2.855, abs=5e-4)
     d15 = Animation.spring(engine, "opacity", damping=15).settling_duration
     assert 1.0 < d15 < 1.2  # "just over 1 s"
+    assert d15 == pytest.approx(_settling_envelope(1, 100, 15, 0), rel=1e-9)
     d = Animation.spring(engine, "opacity").settling_duration
     assert d == pytest.approx(_settling_envelope(1, 100, 10, 0), rel=1e-9)
     d = Animation.spring(engine, "opacity", mass=2, stiffness=80, damping=4, initial_velocity=3).settling_duration
@@ -101,6 +102,24 @@ def test_perceptual_negative_bounce(engine):
 def test_uikit_spring_settles_at_duration(engine):
     a = Animation.spring_uikit(engine, "opacity", 0.8, 0.6, 0.0)
     assert a.settling_duration == pytest.approx(0.8, rel=1e-6)
+    # Without initial velocity the envelope bound inverts by hand:
+    # w0 = ln((1 + B) / 0.001) / (zeta D), B = zeta / sqrt(1 - zeta^2) = 0.75.
+    w0 = math.log(1.75 / 0.001) / (0.6 * 0.8)
+    assert a.stiffness == pytest.approx(w0 * w0, rel=1e-12)
+    assert a.damping == pytest.approx(2 * 0.6 * w0, rel=1e-12)
+    assert a.mass == 1
+    # Changing one parameter keeps the derived others.
+    a.mass = 2
+    assert (a.mass, a.stiffness, a.damping) == (2, pytest.approx(w0 * w0, rel=1e-12), pytest.approx(1.2 * w0, rel=1e-12))
+
+
+def test_perceptual_spring_parameters(engine):
+    # SEMANTICS.md §6: mass 1, stiffness (2 pi / duration)^2; bounce 0 is critically damped, c = 2 sqrt(k m).
+    a = Animation.spring_perceptual(engine, "opacity", 0.5, 0.0)
+    k = (2 * math.pi / 0.5) ** 2
+    assert a.mass == 1 and a.stiffness == pytest.approx(k, rel=1e-12)
+    assert a.damping == pytest.approx(2 * math.sqrt(k), rel=1e-12)
+    assert Animation.basic(engine, "opacity").stiffness is None
 
 
 def test_spring_validation(engine):
