@@ -121,9 +121,10 @@ TEST(errors) {
   {
     /* misaligned buffers are refused, not a crash */
     static double arena[16];
-    cad_layer *ml = (cad_layer *)(void *)((char *)arena + 4);
+    char *raw = (char *)arena + 4;
+    cad_layer *ml = (cad_layer *)(void *)raw; /* never dereferenced here */
     double *mo = (double *)(void *)((char *)(arena + 8) + 4);
-    memcpy(ml, ls, sizeof ls);
+    memcpy(raw, ls, sizeof ls);
     EXPECT_STATUS(cad_engine_sample(e, ml, 2, "position", out, 4, &n), CAD_ERR_INVALID_ARGUMENT);
     EXPECT_STATUS(cad_engine_sample(e, ls, 2, "position", mo, 4, &n), CAD_ERR_INVALID_ARGUMENT);
     EXPECT_STATUS(cad_engine_render_list(e, ls[0], (cad_render_item *)(void *)((char *)arena + 4), 2, &n),
