@@ -15,7 +15,8 @@
 #               tests of bindings/c under ASan+UBSan (+ the Swift tests, long set)
 #   threads     tests/reliability/thread_stress.c and the C unit tests under
 #               ThreadSanitizer (+ the Swift tests under TSan, long set)
-#   memory      tests/reliability/memory_churn.c (release library)
+#   memory      tests/reliability/memory_churn.c and frame_allocs.c (no heap allocation in
+#               warm frames with callbacks and nested ticks) (release library)
 #   numbers     tests/reliability/numeric_props.c (release library)
 #   determinism tests/reliability/determinism.c, twice in two processes; outputs compared
 #   valgrind    valgrind memcheck on tests/reliability/host_smoke.c and the C example host
@@ -125,6 +126,7 @@ step_build() {
     for t in "${REL_TESTS[@]}"; do
       rel_cc "$BIN/$t" "" "$REL_LIB" "tests/reliability/$t.c" || return 1
     done
+    rel_cc "$BIN/frame_allocs" "" "$REL_LIB" tests/reliability/frame_allocs.c benchmarks/c/alloc_count.c -ldl || return 1
   fi
 }
 
@@ -268,7 +270,7 @@ step_threads() {
   return $st
 }
 
-step_memory() { "$BIN/memory_churn" "$MEMORY_SCALE"; }
+step_memory() { "$BIN/memory_churn" "$MEMORY_SCALE" && "$BIN/frame_allocs"; }
 
 step_numbers() { "$BIN/numeric_props" "$NUMERIC_SEEDS" "$NUMERIC_STEPS"; }
 

@@ -7,8 +7,18 @@ import Synchronization
 /// What the engine lock protects.
 struct EngineState: ~Copyable {
     var engine: Engine
-    /// Spare storage for the list of callbacks to run, so ticks do not allocate.
-    var spare: [Event] = []
+    /// Spare storage for the lists of callbacks to run, so ticks do not
+    /// allocate. A pool rather than one buffer: a call made from inside a
+    /// callback (a nested tick) takes its own, and both come back afterwards.
+    var spares: [[Event]] = EngineState.makePool()
+
+    static let poolLimit = 4
+
+    static func makePool() -> [[Event]] {
+        var pool: [[Event]] = []
+        pool.reserveCapacity(poolLimit)
+        return pool
+    }
 }
 
 /// The object behind a `cad_engine *`.
@@ -152,8 +162,7 @@ func withEngineDispatching(_ e: OpaquePointer?, _ function: StaticString,
         toRun = try box.state.withLock { (s: inout EngineState) throws(CadenceError) -> [Event] in
             try body(&s.engine)
             if s.engine.hasPendingDispatch {
-                var buf: [Event] = []
-                swap(&buf, &s.spare)
+                var buf = s.spares.popLast() ?? []
                 s.engine.swapDispatch(&buf)
                 return buf
             }
@@ -169,7 +178,7 @@ func withEngineDispatching(_ e: OpaquePointer?, _ function: StaticString,
         }
         toRun.removeAll(keepingCapacity: true)
         box.state.withLock { s in
-            if s.spare.capacity < toRun.capacity { s.spare = toRun }
+            if s.spares.count < EngineState.poolLimit { s.spares.append(toRun) }
         }
     }
     return 0

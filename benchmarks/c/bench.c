@@ -52,6 +52,7 @@ static struct {
   int warmup;             /* warm-up frames (scene B/C use at least one full cycle) */
   int warmup_exact;       /* --warmup given: exactly that many, no time cap */
   int jitter_frames;
+  const char *dump_frames;  /* --dump-frames FILE: append every measured frame's costs */
   int layers_a, layers_b, layers_c;
   int64_t scaling_sizes[16];
   int n_scaling;
@@ -576,6 +577,16 @@ static result measure(scene *s, const char *label, int fixed_frames, int warmup)
     if (frame_allocs[i] > r.max_allocs_one_frame) r.max_allocs_one_frame = frame_allocs[i];
     paired[i] = ph[PH_COPY][i] > 0 ? (double)ph[PH_FRAME][i] / (double)ph[PH_COPY][i] : 0;
   }
+  if (opt.dump_frames) {
+    /* one line per measured frame: frame index, frame ns, thread CPU ns, tick ns, render ns */
+    FILE *df = fopen(opt.dump_frames, "a");
+    if (df) {
+      for (int i = 0; i < frames; i++)
+        fprintf(df, "%s %d %lld %lld %lld %lld\n", label, i, (long long)ph[PH_FRAME][i], (long long)ph[PH_CPU][i],
+                (long long)ph[PH_TICK][i], (long long)ph[PH_RENDER][i]);
+      fclose(df);
+    }
+  }
   for (int p = 0; p < N_PH; p++) r.st[p] = stats_of(ph[p], frames);
   int q = frames / 4 > 0 ? frames / 4 : 1;
   r.first_quarter_median = stats_of(ph[PH_FRAME], q).median;
@@ -703,6 +714,7 @@ static void usage(void) {
           "usage: bench [--scene A|B|C|scaling|jitter|all]... [--json FILE] [--quick]\n"
           "             [--target-seconds S] [--min-frames N] [--max-frames N] [--frames N]\n"
           "             [--warmup N] [--jitter-frames N] [--layers-a N] [--layers-b N] [--layers-c N]\n"
+          "             [--dump-frames FILE]\n"
           "             [--scaling-sizes 1000,10000,...] [--quiet]\n");
 }
 
@@ -730,6 +742,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--frames")) { NEEDV(); opt.fixed_frames = atoi(v); }
     else if (!strcmp(a, "--warmup")) { NEEDV(); opt.warmup = atoi(v); opt.warmup_exact = 1; }
     else if (!strcmp(a, "--jitter-frames")) { NEEDV(); opt.jitter_frames = atoi(v); }
+    else if (!strcmp(a, "--dump-frames")) { NEEDV(); opt.dump_frames = v; }
     else if (!strcmp(a, "--layers-a")) { NEEDV(); opt.layers_a = atoi(v); }
     else if (!strcmp(a, "--layers-b")) { NEEDV(); opt.layers_b = atoi(v); }
     else if (!strcmp(a, "--layers-c")) { NEEDV(); opt.layers_c = atoi(v); }
