@@ -1,8 +1,12 @@
-/// Running state of one transform property while a layer's animations compose:
-/// either the presentation block holds the matrix, or `comps` holds its
-/// virtual-key decomposition (SEMANTICS.md §2.3) until it is recomposed.
+/// Running state of one transform property while a layer's animations compose.
+/// Three states: `pending` — the presentation block does not hold the
+/// underlying matrix yet (the model's is copied only if something reads it as a
+/// matrix, or at the end); `decomposed` — `comps` holds the virtual-key
+/// decomposition (SEMANTICS.md §2.3) until it is recomposed; neither — the
+/// presentation block holds the matrix.
 struct TransformAccum {
     var decomposed = false
+    var pending = false
     var comps = TransformComponents.identity
 }
 
@@ -12,8 +16,11 @@ struct LayerAccum {
 }
 
 extension Engine {
-    static let transformBase = LayerProperty.transform.offset
-    static let sublayerBase = LayerProperty.sublayerTransform.offset
+    // Literals rather than `static let`s initialised from `LayerProperty`: a lazily
+    // initialised global costs a `swift_once` call at every use in the frame loop.
+    // (`KeyPathTests` checks them against `LayerProperty`.)
+    static var transformBase: Int { 10 }
+    static var sublayerBase: Int { 26 }
 
     // MARK: layer
 
@@ -28,27 +35,55 @@ extension Engine {
         }
         let tLayer = localTime(l, global: now)
         let mask = layers[l].animMask
-        copyModelToPres(l, mask: mask)
+        // Transforms are not copied here: most layers that animate one replace it
+        // through its decomposition, so copying (and re-reading) 16 doubles would
+        // be wasted. The accumulator remembers that the copy is pending.
+        copyModelToPres(l, mask: mask & ~Engine.transformBits)
         // The accumulator is engine scratch (evaluation never nests), so its
         // large decomposition fields are not re-initialised per layer.
         accum.xf.decomposed = false
         accum.sxf.decomposed = false
+        accum.xf.pending = mask & LayerProperty.transform.bit != 0
+        accum.sxf.pending = mask & LayerProperty.sublayerTransform.bit != 0
         var i = layers[l].firstAnim
         while i >= 0 {
             let next = inst.items[Int(i)].next
             evaluateInstance(Int(i), layer: l, parentTime: tLayer, topLevel: true, events: events, acc: &accum)
             i = next
         }
-        let base = l * LayerProperty.stride
-        if accum.xf.decomposed { Engine.store(Transform3D(accum.xf.comps), &pres, base + Engine.transformBase) }
-        if accum.sxf.decomposed { Engine.store(Transform3D(accum.sxf.comps), &pres, base + Engine.sublayerBase) }
+        let base = l &* LayerProperty.stride
+        // Final transforms, and their identity flags from the value just stored.
+        if mask & LayerProperty.transform.bit != 0 {
+            layers[l].presTransformIdentity = finishTransform(base &+ Engine.transformBase, &accum.xf)
+        }
+        if mask & LayerProperty.sublayerTransform.bit != 0 {
+            layers[l].presSublayerIdentity = finishTransform(base &+ Engine.sublayerBase, &accum.sxf)
+        }
         layers[l].presDirty = false
-        if mask & Engine.transformBits != 0 { updateIdentityFlags(l) }
         if mask & LayerProperty.geometryMask != 0 || layers[l].transition >= 0 { layers[l].geomDirty = true }
         let visual = mask & (~LayerProperty.geometryMask | LayerProperty.bounds.bit)
         if visual != 0 { refreshVisualCache(l, mask: visual) }
     }
 
+    /// Writes a transform's composed value to the presentation block at `o`
+    /// (recomposed, copied from the model, or already there) and returns whether
+    /// it is the identity.
+    @inline(__always)
+    func finishTransform(_ o: Int, _ xf: inout TransformAccum) -> Bool {
+        if xf.decomposed {
+            xf.decomposed = false
+            let m = Transform3D(xf.comps)
+            Engine.store(m, &pres, o)
+            return m.isIdentity
+        }
+        if xf.pending {
+            xf.pending = false
+            let m = Engine.matrix(model, o)
+            Engine.store(m, &pres, o)
+            return m.isIdentity
+        }
+        return Engine.isIdentity(pres, o)
+    }
 
     @inline(__always)
     func copyModelToPres(_ l: Int, mask: UInt32) {
@@ -169,34 +204,46 @@ extension Engine {
 
     // MARK: reading and writing the composed value
 
+    /// Makes the presentation block hold the running value of the transform at
+    /// `tb` (before an animation reads or writes it as a matrix).
     @inline(__always)
     func flushTransform(_ l: Int, _ tb: Int, _ acc: inout LayerAccum) {
-        let base = l * LayerProperty.stride
+        let o = l &* LayerProperty.stride &+ tb
         if tb == Engine.transformBase {
-            if acc.xf.decomposed {
-                Engine.store(Transform3D(acc.xf.comps), &pres, base + tb)
-                acc.xf.decomposed = false
-            }
-        } else if acc.sxf.decomposed {
-            Engine.store(Transform3D(acc.sxf.comps), &pres, base + tb)
-            acc.sxf.decomposed = false
+            Engine.flush(&acc.xf, model, &pres, o)
+        } else {
+            Engine.flush(&acc.sxf, model, &pres, o)
         }
     }
 
     @inline(__always)
-    func decomposeTransform(_ l: Int, _ tb: Int, _ acc: inout LayerAccum) {
-        let base = l * LayerProperty.stride
-        if tb == Engine.transformBase {
-            if !acc.xf.decomposed {
-                let m = Engine.matrix(pres, base + tb)
-                acc.xf.comps = m.isIdentity ? .identity : m.components
-                acc.xf.decomposed = true
-            }
-        } else if !acc.sxf.decomposed {
-            let m = Engine.matrix(pres, base + tb)
-            acc.sxf.comps = m.isIdentity ? .identity : m.components
-            acc.sxf.decomposed = true
+    static func flush(_ xf: inout TransformAccum, _ model: [Double], _ pres: inout [Double], _ o: Int) {
+        if xf.decomposed {
+            Engine.store(Transform3D(xf.comps), &pres, o)
+            xf.decomposed = false
+        } else if xf.pending {
+            Engine.store(Engine.matrix(model, o), &pres, o)
+            xf.pending = false
         }
+    }
+
+    /// Makes `comps` hold the decomposition of the running value of the transform at `tb`.
+    @inline(__always)
+    func decomposeTransform(_ l: Int, _ tb: Int, _ acc: inout LayerAccum) {
+        let o = l &* LayerProperty.stride &+ tb
+        if tb == Engine.transformBase {
+            if !acc.xf.decomposed { Engine.decompose(&acc.xf, acc.xf.pending ? model : pres, o) }
+        } else if !acc.sxf.decomposed {
+            Engine.decompose(&acc.sxf, acc.sxf.pending ? model : pres, o)
+        }
+    }
+
+    @inline(__always)
+    static func decompose(_ xf: inout TransformAccum, _ block: [Double], _ o: Int) {
+        let m = Engine.matrix(block, o)
+        xf.comps = m.isIdentity ? TransformComponents() : m.components
+        xf.decomposed = true
+        xf.pending = false
     }
 
     /// The underlying value at an animation's target (§5.1): the model composed
