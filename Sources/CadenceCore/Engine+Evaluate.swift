@@ -231,10 +231,13 @@ extension Engine {
     @inline(__always)
     func decomposeTransform(_ l: Int, _ tb: Int, _ acc: inout LayerAccum) {
         let o = l &* LayerProperty.stride &+ tb
+        // (Branches rather than `pending ? model : pres`, which would copy an array.)
         if tb == Engine.transformBase {
-            if !acc.xf.decomposed { Engine.decompose(&acc.xf, acc.xf.pending ? model : pres, o) }
+            if !acc.xf.decomposed {
+                if acc.xf.pending { Engine.decompose(&acc.xf, model, o) } else { Engine.decompose(&acc.xf, pres, o) }
+            }
         } else if !acc.sxf.decomposed {
-            Engine.decompose(&acc.sxf, acc.sxf.pending ? model : pres, o)
+            if acc.sxf.pending { Engine.decompose(&acc.sxf, model, o) } else { Engine.decompose(&acc.sxf, pres, o) }
         }
     }
 
@@ -425,6 +428,21 @@ extension Engine {
             }
             return
         }
+        // Fast path: from/to on one virtual transform component (rotation.z,
+        // scale, ...): the same arithmetic as `applyBasicSmall` in one lane.
+        if inst.items[i].mode == .fromTo && inst.items[i].interp == .linear && !inst.items[i].additive
+            && !inst.items[i].cumulative && inst.items[i].components == 1,
+           case let .virtual(tb, comp) = inst.items[i].access {
+            decomposeTransform(l, tb, &acc)
+            let vb = i &* InstanceStore.valueStride
+            let a = inst.values[vb], b = inst.values[vb &+ 1]
+            if tb == Engine.transformBase {
+                Engine.writeScalar(a + (b - a) * e, comp, &acc.xf.comps)
+            } else {
+                Engine.writeScalar(a + (b - a) * e, comp, &acc.sxf.comps)
+            }
+            return
+        }
         if inst.items[i].interp == .linear && inst.items[i].components <= 4 {
             applyBasicSmall(i, layer: l, progress: e, iteration: iteration, acc: &acc)
             return
@@ -491,6 +509,34 @@ extension Engine {
         write4(l, access, v, underlying: u, n, &acc)
     }
 
+    /// `write4` of one component: NaN keeps the underlying value (written back, as
+    /// `write4` does: for `scale` that sets all three scales to their mean), ±inf
+    /// saturates.
+    @inline(__always)
+    static func writeScalar(_ value: Double, _ comp: VirtualComponent, _ c: inout TransformComponents) {
+        var v = value
+        if !v.isFinite {
+            v = v.isNaN ? comp.read4(c).x : (v > 0 ? Double.greatestFiniteMagnitude : -Double.greatestFiniteMagnitude)
+        }
+        comp.write4(SIMD4(v, 0, 0, 0), into: &c)
+    }
+
+    /// Writes the first `n` (≤ 4) lanes of `v` over `block[o ..< o + n]`: a NaN lane
+    /// keeps the value there, ±inf saturates (as `write4` on a block).
+    @inline(__always)
+    static func writeReplacing(_ v: SIMD4<Double>, _ n: Int, _ block: inout [Double], _ o: Int) {
+        var all = block.mutableSpan
+        var s = all.extracting(o ..< o &+ n)
+        for k in 0..<min(n, 4) {
+            let x = v[k]
+            if x.isFinite {
+                s[k] = x
+            } else if !x.isNaN {
+                s[k] = x > 0 ? Double.greatestFiniteMagnitude : -Double.greatestFiniteMagnitude
+            }
+        }
+    }
+
     @inline(__always)
     func underlying4(_ l: Int, _ access: KeyPathAccess, _ n: Int, _ acc: inout LayerAccum) -> SIMD4<Double> {
         var v = SIMD4<Double>.zero
@@ -540,14 +586,14 @@ extension Engine {
         if kf.path == nil && kf.rotationMode == .none && inst.items[i].interp == .linear && inst.items[i].components <= 4
             && kf.track.components == Int(inst.items[i].components) {
             let n = Int(inst.items[i].components)
-            let access = inst.items[i].access
+            // Everything read from `kf` is read before the engine's blocks are
+            // touched, so the runtime object needs no retain across those writes.
             let loc = kf.track.locate(e)
             var local = loc.local
             let j = loc.segment
             if j < kf.segmentCurves.count && kf.track.usesSegmentTiming {
                 local = kf.segmentCurves[j].evaluate(local)
             }
-            let u = underlying4(l, access, n, &acc)
             var v = kf.track.value4(segment: j, local: local)
             let count = kf.track.count
             if inst.items[i].cumulative && iteration >= 1 && count > 1 {
@@ -562,7 +608,18 @@ extension Engine {
                 }
                 v += (last - first) * iteration
             }
-            if inst.items[i].additive { v += u }
+            let access = inst.items[i].access
+            let additive = inst.items[i].additive
+            // Plain components outside the transforms (position, colours, ...),
+            // replaced: the underlying value matters only where v is not finite,
+            // and there it is what the block already holds (`write4` keeps it).
+            if !additive, case let .block(off, c) = access, c == n,
+               off < Engine.transformBase || off >= Engine.sublayerBase + 16 {
+                Engine.writeReplacing(v, n, &pres, l &* LayerProperty.stride &+ off)
+                return
+            }
+            let u = underlying4(l, access, n, &acc)
+            if additive { v += u }
             write4(l, access, v, underlying: u, n, &acc)
             return
         }

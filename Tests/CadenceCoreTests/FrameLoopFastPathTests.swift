@@ -88,4 +88,51 @@ struct FrameLoopFastPathTests {
         #expect(r.e.layers[ib].presSublayerIdentity)
         #expect(near(r.pres(b, "transform.rotation.z")[0], 0.5, 1e-15))
     }
+
+    /// `transform.scale` replaces all three scales (SEMANTICS.md §2.3): over a
+    /// model scale (2, 3, 4) the result is scale(v, v, v), v = 0.9 + 0.2 p.
+    @Test("scalar virtual from/to: transform.scale over a non-uniform model scale")
+    func scalarScale() {
+        var r = Rig()
+        let l = r.layer(["transform": Transform3D.scale(2, 3, 4).elements])
+        r.add(l, r.basic("transform.scale", from: [0.9], to: [1.1], duration: 2), key: "s")
+        r.tick(0.5)
+        let v = 0.9 + (1.1 - 0.9) * 0.25
+        #expect(near(r.pres(l, "transform"), Transform3D.scale(v, v, v).elements, 1e-15))
+    }
+
+    /// Non-finite interpolated components: ±inf saturates, NaN keeps the
+    /// underlying component (here the model's translation.x = 5).
+    @Test("scalar virtual from/to: overflow saturates, NaN keeps the underlying value")
+    func scalarNonFinite() {
+        var r = Rig()
+        let l = r.layer(["transform": Transform3D.translation(5, 6, 0).elements])
+        r.add(l, r.basic("transform.translation.x", from: [-1e308], to: [1e308], duration: 1), key: "x")
+        r.tick(0)   // progress 0: (to - from) = inf, inf * 0 = NaN
+        #expect(r.pres(l, "transform") == Transform3D.translation(5, 6, 0).elements)
+        r.tick(0.5) // -1e308 + inf = +inf: saturates
+        #expect(r.pres(l, "transform") == Transform3D.translation(.greatestFiniteMagnitude, 6, 0).elements)
+    }
+
+    /// Cubic position keyframes whose x tangents overflow: x is NaN between the
+    /// keys and keeps the model's x; y follows Catmull-Rom through 0, 5, 10:
+    /// at u = 1/2 of the first segment, h10·2.5 + h01·5 + h11·5 = 2.1875.
+    @Test("keyframes on plain components: NaN keeps the model value, finite lanes are written")
+    func keyframeBlockNaN() {
+        var r = Rig()
+        let l = r.layer(["position": [7, 8]])
+        var s = try! AnimationSpec(kind: .keyframe, keyPath: "position")
+        try! s.setValues([-1e308, 0, 1e308, 5, -1e308, 10], count: 3, components: 2)
+        try! s.setCalculationMode(.cubic)
+        s.timing.duration = 1
+        r.add(l, s, key: "k")
+        r.tick(0.25)
+        #expect(r.pres(l, "position") == [7, 2.1875])
+        // At the middle key (segment 1, u = 0) the Hermite form still multiplies
+        // the infinite x tangent by h10(0) = 0: NaN again, so x stays 7; y is the key's 5.
+        r.tick(0.5)
+        #expect(r.pres(l, "position") == [7, 5])
+        r.tick(1.5)  // after the end (removed on completion) the model shows
+        #expect(r.pres(l, "position") == [7, 8])
+    }
 }
