@@ -580,34 +580,14 @@ extension Engine {
     // MARK: keyframes and paths
 
     func applyKeyframe(_ i: Int, layer l: Int, progress e: Double, iteration: Double, acc: inout LayerAccum) {
-        guard let kf = inst.keyframes[i] else { return }
         // Fast path: values (no path) of up to four linearly interpolated
         // components, in SIMD4 — the same arithmetic as below without buffers.
-        if kf.path == nil && kf.rotationMode == .none && inst.items[i].interp == .linear && inst.items[i].components <= 4
-            && kf.track.components == Int(inst.items[i].components) {
-            let n = Int(inst.items[i].components)
-            // Everything read from `kf` is read before the engine's blocks are
-            // touched, so the runtime object needs no retain across those writes.
-            let loc = kf.track.locate(e)
-            var local = loc.local
-            let j = loc.segment
-            if j < kf.segmentCurves.count && kf.track.usesSegmentTiming {
-                local = kf.segmentCurves[j].evaluate(local)
-            }
-            var v = kf.track.value4(segment: j, local: local)
-            let count = kf.track.count
-            if inst.items[i].cumulative && iteration >= 1 && count > 1 {
-                // The change over one cycle: last key minus first key, as given.
-                var first = SIMD4<Double>.zero, last = SIMD4<Double>.zero
-                let lastRow = (count - 1) * n
-                if lastRow + n <= kf.values.count {
-                    for k in 0..<n {
-                        first[k] = kf.values[k]
-                        last[k] = kf.values[lastRow + k]
-                    }
-                }
-                v += (last - first) * iteration
-            }
+        // (Called on the array element in place: binding the runtime object to a
+        // local first would retain and release it.)
+        let n = Int(inst.items[i].components)
+        if inst.items[i].interp == .linear && n <= 4,
+           var v = inst.keyframes[i]?.value4(progress: e, components: n, cumulative: inst.items[i].cumulative,
+                                             iteration: iteration) {
             let access = inst.items[i].access
             let additive = inst.items[i].additive
             // Plain components outside the transforms (position, colours, ...),
@@ -623,8 +603,8 @@ extension Engine {
             write4(l, access, v, underlying: u, n, &acc)
             return
         }
+        guard let kf = inst.keyframes[i] else { return }
         let it = inst.items[i]
-        let n = Int(it.components)
         let interp = it.interp
         let u = underlying(l, it.access, n, &acc)
         var v = ValueBuffer(count: n)

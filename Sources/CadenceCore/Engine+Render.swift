@@ -420,15 +420,17 @@ extension Engine {
             extraFlags |= RenderItem.transitionIncoming
             childFlags |= TraversalEntry.parentRecomputed | TraversalEntry.incoming
         }
-        out[n] = cache[l]
-        out[n].layer = layerID(l)
-        out[n].parent = itemParent
-        if extraFlags != 0 { out[n].flags |= extraFlags }
+        // Assembled in a local and stored once (not field by field through the span).
+        var item = cache[l]
+        item.layer = layerID(l)
+        item.parent = itemParent
+        if extraFlags != 0 { item.flags |= extraFlags }
         if transitionShowing {
-            out[n].world = w.float16
-            out[n].opacity = Float(ownOpacity * inAlpha)
+            item.world = w.float16
+            item.opacity = Float(ownOpacity * inAlpha)
         }
-        out[n].worldOpacity = Float(wo)
+        item.worldOpacity = Float(wo)
+        out[n] = item
         let myIndex = Int32(n)
         n += 1
         guard hasChildren || frame.outgoing >= 0 else { return false }
