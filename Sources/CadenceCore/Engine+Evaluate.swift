@@ -1,8 +1,12 @@
-/// Running state of one transform property while a layer's animations compose:
-/// either the presentation block holds the matrix, or `comps` holds its
-/// virtual-key decomposition (SEMANTICS.md §2.3) until it is recomposed.
+/// Running state of one transform property while a layer's animations compose.
+/// Three states: `pending` — the presentation block does not hold the
+/// underlying matrix yet (the model's is copied only if something reads it as a
+/// matrix, or at the end); `decomposed` — `comps` holds the virtual-key
+/// decomposition (SEMANTICS.md §2.3) until it is recomposed; neither — the
+/// presentation block holds the matrix.
 struct TransformAccum {
     var decomposed = false
+    var pending = false
     var comps = TransformComponents.identity
 }
 
@@ -12,8 +16,11 @@ struct LayerAccum {
 }
 
 extension Engine {
-    static let transformBase = LayerProperty.transform.offset
-    static let sublayerBase = LayerProperty.sublayerTransform.offset
+    // Literals rather than `static let`s initialised from `LayerProperty`: a lazily
+    // initialised global costs a `swift_once` call at every use in the frame loop.
+    // (`KeyPathTests` checks them against `LayerProperty`.)
+    static var transformBase: Int { 10 }
+    static var sublayerBase: Int { 26 }
 
     // MARK: layer
 
@@ -28,27 +35,55 @@ extension Engine {
         }
         let tLayer = localTime(l, global: now)
         let mask = layers[l].animMask
-        copyModelToPres(l, mask: mask)
+        // Transforms are not copied here: most layers that animate one replace it
+        // through its decomposition, so copying (and re-reading) 16 doubles would
+        // be wasted. The accumulator remembers that the copy is pending.
+        copyModelToPres(l, mask: mask & ~Engine.transformBits)
         // The accumulator is engine scratch (evaluation never nests), so its
         // large decomposition fields are not re-initialised per layer.
         accum.xf.decomposed = false
         accum.sxf.decomposed = false
+        accum.xf.pending = mask & LayerProperty.transform.bit != 0
+        accum.sxf.pending = mask & LayerProperty.sublayerTransform.bit != 0
         var i = layers[l].firstAnim
         while i >= 0 {
             let next = inst.items[Int(i)].next
             evaluateInstance(Int(i), layer: l, parentTime: tLayer, topLevel: true, events: events, acc: &accum)
             i = next
         }
-        let base = l * LayerProperty.stride
-        if accum.xf.decomposed { Engine.store(Transform3D(accum.xf.comps), &pres, base + Engine.transformBase) }
-        if accum.sxf.decomposed { Engine.store(Transform3D(accum.sxf.comps), &pres, base + Engine.sublayerBase) }
+        let base = l &* LayerProperty.stride
+        // Final transforms, and their identity flags from the value just stored.
+        if mask & LayerProperty.transform.bit != 0 {
+            layers[l].presTransformIdentity = finishTransform(base &+ Engine.transformBase, &accum.xf)
+        }
+        if mask & LayerProperty.sublayerTransform.bit != 0 {
+            layers[l].presSublayerIdentity = finishTransform(base &+ Engine.sublayerBase, &accum.sxf)
+        }
         layers[l].presDirty = false
-        if mask & Engine.transformBits != 0 { updateIdentityFlags(l) }
         if mask & LayerProperty.geometryMask != 0 || layers[l].transition >= 0 { layers[l].geomDirty = true }
         let visual = mask & (~LayerProperty.geometryMask | LayerProperty.bounds.bit)
         if visual != 0 { refreshVisualCache(l, mask: visual) }
     }
 
+    /// Writes a transform's composed value to the presentation block at `o`
+    /// (recomposed, copied from the model, or already there) and returns whether
+    /// it is the identity.
+    @inline(__always)
+    func finishTransform(_ o: Int, _ xf: inout TransformAccum) -> Bool {
+        if xf.decomposed {
+            xf.decomposed = false
+            let m = Transform3D(xf.comps)
+            Engine.store(m, &pres, o)
+            return m.isIdentity
+        }
+        if xf.pending {
+            xf.pending = false
+            let m = Engine.matrix(model, o)
+            Engine.store(m, &pres, o)
+            return m.isIdentity
+        }
+        return Engine.isIdentity(pres, o)
+    }
 
     @inline(__always)
     func copyModelToPres(_ l: Int, mask: UInt32) {
@@ -169,34 +204,49 @@ extension Engine {
 
     // MARK: reading and writing the composed value
 
+    /// Makes the presentation block hold the running value of the transform at
+    /// `tb` (before an animation reads or writes it as a matrix).
     @inline(__always)
     func flushTransform(_ l: Int, _ tb: Int, _ acc: inout LayerAccum) {
-        let base = l * LayerProperty.stride
+        let o = l &* LayerProperty.stride &+ tb
         if tb == Engine.transformBase {
-            if acc.xf.decomposed {
-                Engine.store(Transform3D(acc.xf.comps), &pres, base + tb)
-                acc.xf.decomposed = false
-            }
-        } else if acc.sxf.decomposed {
-            Engine.store(Transform3D(acc.sxf.comps), &pres, base + tb)
-            acc.sxf.decomposed = false
+            Engine.flush(&acc.xf, model, &pres, o)
+        } else {
+            Engine.flush(&acc.sxf, model, &pres, o)
         }
     }
 
     @inline(__always)
+    static func flush(_ xf: inout TransformAccum, _ model: [Double], _ pres: inout [Double], _ o: Int) {
+        if xf.decomposed {
+            Engine.store(Transform3D(xf.comps), &pres, o)
+            xf.decomposed = false
+        } else if xf.pending {
+            Engine.store(Engine.matrix(model, o), &pres, o)
+            xf.pending = false
+        }
+    }
+
+    /// Makes `comps` hold the decomposition of the running value of the transform at `tb`.
+    @inline(__always)
     func decomposeTransform(_ l: Int, _ tb: Int, _ acc: inout LayerAccum) {
-        let base = l * LayerProperty.stride
+        let o = l &* LayerProperty.stride &+ tb
+        // (Branches rather than `pending ? model : pres`, which would copy an array.)
         if tb == Engine.transformBase {
             if !acc.xf.decomposed {
-                let m = Engine.matrix(pres, base + tb)
-                acc.xf.comps = m.isIdentity ? .identity : m.components
-                acc.xf.decomposed = true
+                if acc.xf.pending { Engine.decompose(&acc.xf, model, o) } else { Engine.decompose(&acc.xf, pres, o) }
             }
         } else if !acc.sxf.decomposed {
-            let m = Engine.matrix(pres, base + tb)
-            acc.sxf.comps = m.isIdentity ? .identity : m.components
-            acc.sxf.decomposed = true
+            if acc.sxf.pending { Engine.decompose(&acc.sxf, model, o) } else { Engine.decompose(&acc.sxf, pres, o) }
         }
+    }
+
+    @inline(__always)
+    static func decompose(_ xf: inout TransformAccum, _ block: [Double], _ o: Int) {
+        let m = Engine.matrix(block, o)
+        xf.comps = m.isIdentity ? TransformComponents() : m.components
+        xf.decomposed = true
+        xf.pending = false
     }
 
     /// The underlying value at an animation's target (§5.1): the model composed
@@ -378,6 +428,21 @@ extension Engine {
             }
             return
         }
+        // Fast path: from/to on one virtual transform component (rotation.z,
+        // scale, ...): the same arithmetic as `applyBasicSmall` in one lane.
+        if inst.items[i].mode == .fromTo && inst.items[i].interp == .linear && !inst.items[i].additive
+            && !inst.items[i].cumulative && inst.items[i].components == 1,
+           case let .virtual(tb, comp) = inst.items[i].access {
+            decomposeTransform(l, tb, &acc)
+            let vb = i &* InstanceStore.valueStride
+            let a = inst.values[vb], b = inst.values[vb &+ 1]
+            if tb == Engine.transformBase {
+                Engine.writeScalar(a + (b - a) * e, comp, &acc.xf.comps)
+            } else {
+                Engine.writeScalar(a + (b - a) * e, comp, &acc.sxf.comps)
+            }
+            return
+        }
         if inst.items[i].interp == .linear && inst.items[i].components <= 4 {
             applyBasicSmall(i, layer: l, progress: e, iteration: iteration, acc: &acc)
             return
@@ -444,6 +509,34 @@ extension Engine {
         write4(l, access, v, underlying: u, n, &acc)
     }
 
+    /// `write4` of one component: NaN keeps the underlying value (written back, as
+    /// `write4` does: for `scale` that sets all three scales to their mean), ±inf
+    /// saturates.
+    @inline(__always)
+    static func writeScalar(_ value: Double, _ comp: VirtualComponent, _ c: inout TransformComponents) {
+        var v = value
+        if !v.isFinite {
+            v = v.isNaN ? comp.read4(c).x : (v > 0 ? Double.greatestFiniteMagnitude : -Double.greatestFiniteMagnitude)
+        }
+        comp.write4(SIMD4(v, 0, 0, 0), into: &c)
+    }
+
+    /// Writes the first `n` (≤ 4) lanes of `v` over `block[o ..< o + n]`: a NaN lane
+    /// keeps the value there, ±inf saturates (as `write4` on a block).
+    @inline(__always)
+    static func writeReplacing(_ v: SIMD4<Double>, _ n: Int, _ block: inout [Double], _ o: Int) {
+        var all = block.mutableSpan
+        var s = all.extracting(o ..< o &+ n)
+        for k in 0..<min(n, 4) {
+            let x = v[k]
+            if x.isFinite {
+                s[k] = x
+            } else if !x.isNaN {
+                s[k] = x > 0 ? Double.greatestFiniteMagnitude : -Double.greatestFiniteMagnitude
+            }
+        }
+    }
+
     @inline(__always)
     func underlying4(_ l: Int, _ access: KeyPathAccess, _ n: Int, _ acc: inout LayerAccum) -> SIMD4<Double> {
         var v = SIMD4<Double>.zero
@@ -487,40 +580,31 @@ extension Engine {
     // MARK: keyframes and paths
 
     func applyKeyframe(_ i: Int, layer l: Int, progress e: Double, iteration: Double, acc: inout LayerAccum) {
-        guard let kf = inst.keyframes[i] else { return }
         // Fast path: values (no path) of up to four linearly interpolated
         // components, in SIMD4 — the same arithmetic as below without buffers.
-        if kf.path == nil && kf.rotationMode == .none && inst.items[i].interp == .linear && inst.items[i].components <= 4
-            && kf.track.components == Int(inst.items[i].components) {
-            let n = Int(inst.items[i].components)
+        // (Called on the array element in place: binding the runtime object to a
+        // local first would retain and release it.)
+        let n = Int(inst.items[i].components)
+        if inst.items[i].interp == .linear && n <= 4,
+           var v = inst.keyframes[i]?.value4(progress: e, components: n, cumulative: inst.items[i].cumulative,
+                                             iteration: iteration) {
             let access = inst.items[i].access
-            let loc = kf.track.locate(e)
-            var local = loc.local
-            let j = loc.segment
-            if j < kf.segmentCurves.count && kf.track.usesSegmentTiming {
-                local = kf.segmentCurves[j].evaluate(local)
+            let additive = inst.items[i].additive
+            // Plain components outside the transforms (position, colours, ...),
+            // replaced: the underlying value matters only where v is not finite,
+            // and there it is what the block already holds (`write4` keeps it).
+            if !additive, case let .block(off, c) = access, c == n,
+               off < Engine.transformBase || off >= Engine.sublayerBase + 16 {
+                Engine.writeReplacing(v, n, &pres, l &* LayerProperty.stride &+ off)
+                return
             }
             let u = underlying4(l, access, n, &acc)
-            var v = kf.track.value4(segment: j, local: local)
-            let count = kf.track.count
-            if inst.items[i].cumulative && iteration >= 1 && count > 1 {
-                // The change over one cycle: last key minus first key, as given.
-                var first = SIMD4<Double>.zero, last = SIMD4<Double>.zero
-                let lastRow = (count - 1) * n
-                if lastRow + n <= kf.values.count {
-                    for k in 0..<n {
-                        first[k] = kf.values[k]
-                        last[k] = kf.values[lastRow + k]
-                    }
-                }
-                v += (last - first) * iteration
-            }
-            if inst.items[i].additive { v += u }
+            if additive { v += u }
             write4(l, access, v, underlying: u, n, &acc)
             return
         }
+        guard let kf = inst.keyframes[i] else { return }
         let it = inst.items[i]
-        let n = Int(it.components)
         let interp = it.interp
         let u = underlying(l, it.access, n, &acc)
         var v = ValueBuffer(count: n)

@@ -54,29 +54,40 @@ extension Engine {
         return t
     }
 
-    /// The transform stored at `o` in a property block.
+    /// The transform stored at `o` in a property block. (Through a 16-element
+    /// sub-span: one bounds check instead of sixteen.)
     @inline(__always)
     static func matrix(_ b: [Double], _ o: Int) -> Transform3D {
-        Transform3D(SIMD4(b[o], b[o + 1], b[o + 2], b[o + 3]), SIMD4(b[o + 4], b[o + 5], b[o + 6], b[o + 7]),
-                    SIMD4(b[o + 8], b[o + 9], b[o + 10], b[o + 11]), SIMD4(b[o + 12], b[o + 13], b[o + 14], b[o + 15]))
+        matrix(b.span, o)
+    }
+
+    @inline(__always)
+    static func matrix(_ b: borrowing Span<Double>, _ o: Int) -> Transform3D {
+        let s = b.extracting(o ..< o &+ 16)
+        return Transform3D(SIMD4(s[0], s[1], s[2], s[3]), SIMD4(s[4], s[5], s[6], s[7]),
+                           SIMD4(s[8], s[9], s[10], s[11]), SIMD4(s[12], s[13], s[14], s[15]))
     }
 
     @inline(__always)
     static func store(_ m: Transform3D, _ b: inout [Double], _ o: Int) {
-        var s = b.mutableSpan
-        s[o] = m.r1.x; s[o + 1] = m.r1.y; s[o + 2] = m.r1.z; s[o + 3] = m.r1.w
-        s[o + 4] = m.r2.x; s[o + 5] = m.r2.y; s[o + 6] = m.r2.z; s[o + 7] = m.r2.w
-        s[o + 8] = m.r3.x; s[o + 9] = m.r3.y; s[o + 10] = m.r3.z; s[o + 11] = m.r3.w
-        s[o + 12] = m.r4.x; s[o + 13] = m.r4.y; s[o + 14] = m.r4.z; s[o + 15] = m.r4.w
+        var all = b.mutableSpan
+        var s = all.extracting(o ..< o &+ 16)
+        s[0] = m.r1.x; s[1] = m.r1.y; s[2] = m.r1.z; s[3] = m.r1.w
+        s[4] = m.r2.x; s[5] = m.r2.y; s[6] = m.r2.z; s[7] = m.r2.w
+        s[8] = m.r3.x; s[9] = m.r3.y; s[10] = m.r3.z; s[11] = m.r3.w
+        s[12] = m.r4.x; s[13] = m.r4.y; s[14] = m.r4.z; s[15] = m.r4.w
+    }
+
+    /// Copies the 16 doubles of a transform from one block to the other (same offset).
+    @inline(__always)
+    static func copyMatrix(from src: [Double], to dst: inout [Double], _ o: Int) {
+        store(matrix(src, o), &dst, o)
     }
 
     /// True when the 16 doubles at `o` are the identity matrix.
     @inline(__always)
     static func isIdentity(_ b: [Double], _ o: Int) -> Bool {
-        b[o] == 1 && b[o + 5] == 1 && b[o + 10] == 1 && b[o + 15] == 1 &&
-            b[o + 1] == 0 && b[o + 2] == 0 && b[o + 3] == 0 && b[o + 4] == 0 &&
-            b[o + 6] == 0 && b[o + 7] == 0 && b[o + 8] == 0 && b[o + 9] == 0 &&
-            b[o + 11] == 0 && b[o + 12] == 0 && b[o + 13] == 0 && b[o + 14] == 0
+        matrix(b, o).isIdentity
     }
 
     /// The frame rectangle (SEMANTICS.md §2.1): with identity transform
@@ -241,7 +252,8 @@ extension Engine {
         refreshVisualCache(l)
     }
 
-    static let transformBits = LayerProperty.transform.bit | LayerProperty.sublayerTransform.bit
+    /// Bits of transform and sublayerTransform (a literal: no lazy global in the frame loop).
+    static var transformBits: UInt32 { 0x60 }
 
     /// Recomputes the identity flags of a layer's presentation transforms.
     @inline(__always)

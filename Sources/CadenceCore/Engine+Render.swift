@@ -291,7 +291,7 @@ extension Engine {
                 // translation of the parent's, computed directly into the
                 // output. The presentation block and the render cache are moved
                 // out of the engine for the run (O(1)) and read through spans.
-                if parentSublayerIdentity && !incoming {
+                if parentSublayerIdentity && !incoming && isFastLeaf(Int(subs[k])) {
                     var presL: [Double] = []
                     swap(&presL, &pres)
                     var cacheL: [RenderItem] = []
@@ -303,8 +303,7 @@ extension Engine {
                         let parentOut = f.outIndex
                         while k < subs.count {
                             let c = Int(subs[k])
-                            guard layers[c].presTransformIdentity && !layers[c].hasChildren
-                                && layers[c].transition < 0 && layers[c].timeIdentity else { break }
+                            guard isFastLeaf(c) else { break }
                             k += 1
                             if layers[c].presHidden { continue }
                             let b = c &* LayerProperty.stride
@@ -347,6 +346,14 @@ extension Engine {
         }
         scratchFrames = frames
         return n
+    }
+
+    /// A leaf the render list's fast path can emit: identity transform, no
+    /// sublayers, no transition, identity time map. (Checked before the run
+    /// moves the blocks out, so layers that never qualify skip the moves.)
+    @inline(__always)
+    func isFastLeaf(_ c: Int) -> Bool {
+        layers[c].presTransformIdentity && !layers[c].hasChildren && layers[c].transition < 0 && layers[c].timeIdentity
     }
 
     /// Writes one layer's item (and, for a running transition, its clip
@@ -413,15 +420,17 @@ extension Engine {
             extraFlags |= RenderItem.transitionIncoming
             childFlags |= TraversalEntry.parentRecomputed | TraversalEntry.incoming
         }
-        out[n] = cache[l]
-        out[n].layer = layerID(l)
-        out[n].parent = itemParent
-        if extraFlags != 0 { out[n].flags |= extraFlags }
+        // Assembled in a local and stored once (not field by field through the span).
+        var item = cache[l]
+        item.layer = layerID(l)
+        item.parent = itemParent
+        if extraFlags != 0 { item.flags |= extraFlags }
         if transitionShowing {
-            out[n].world = w.float16
-            out[n].opacity = Float(ownOpacity * inAlpha)
+            item.world = w.float16
+            item.opacity = Float(ownOpacity * inAlpha)
         }
-        out[n].worldOpacity = Float(wo)
+        item.worldOpacity = Float(wo)
+        out[n] = item
         let myIndex = Int32(n)
         n += 1
         guard hasChildren || frame.outgoing >= 0 else { return false }

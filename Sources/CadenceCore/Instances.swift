@@ -198,6 +198,36 @@ final class KeyframeRuntime {
         self.rotationMode = rotationMode
     }
 
+    /// The value of a values-based (no path, no rotation) animation of `n` ≤ 4
+    /// linear components at progress `e`, in SIMD4 (lanes beyond `n` are 0); with
+    /// `cumulative`, plus (last key − first key) per completed cycle. Nil when
+    /// the animation is not of that form.
+    @inline(__always)
+    func value4(progress e: Double, components n: Int, cumulative: Bool, iteration: Double) -> SIMD4<Double>? {
+        guard path == nil && rotationMode == .none && track.components == n else { return nil }
+        let loc = track.locate(e)
+        var local = loc.local
+        let j = loc.segment
+        if j < segmentCurves.count && track.usesSegmentTiming {
+            local = segmentCurves[j].evaluate(local)
+        }
+        var v = track.value4(segment: j, local: local)
+        let count = track.count
+        if cumulative && iteration >= 1 && count > 1 {
+            // The change over one cycle: last key minus first key, as given.
+            var first = SIMD4<Double>.zero, last = SIMD4<Double>.zero
+            let lastRow = (count - 1) * n
+            if lastRow + n <= values.count {
+                for k in 0..<n {
+                    first[k] = values[k]
+                    last[k] = values[lastRow + k]
+                }
+            }
+            v += (last - first) * iteration
+        }
+        return v
+    }
+
     /// Keyframe value `j`.
     @inline(__always)
     func value(_ j: Int, _ n: Int) -> ValueBuffer {

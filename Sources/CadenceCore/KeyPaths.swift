@@ -128,12 +128,11 @@ public enum LayerProperty: Int, Sendable, CaseIterable {
         return b
     }()
 
-    /// Properties whose presentation lands in the render list's visual fields.
-    public static let geometryMask: UInt32 = {
-        var m: UInt32 = 0
-        for p in allCases where p.isGeometry { m |= p.bit }
-        return m
-    }()
+    /// Properties whose presentation lands in the render list's visual fields:
+    /// the bits of position … sublayerTransform (those with `isGeometry`). A
+    /// literal, not a lazily initialised `static let` (a `swift_once` call per use
+    /// in the frame loop); a test checks it against `isGeometry`.
+    public static var geometryMask: UInt32 { 0x7F }
 }
 
 /// Timing fields of a layer, reachable through key paths (never animated).

@@ -92,6 +92,9 @@ public struct TimingCurve: Sendable, Equatable {
     }
 
     /// The eased progress for input progress `x`; see the type's evaluation contract.
+    /// (Inlined: called per animation per frame, where a call would also copy the
+    /// curve out of its array and retain its solver.)
+    @inline(__always)
     public func evaluate(_ x: Double) -> Double {
         guard x > 0 else { return 0 }  // also NaN
         guard x < 1 else { return 1 }

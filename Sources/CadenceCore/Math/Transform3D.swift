@@ -36,8 +36,9 @@ public struct Transform3D: Sendable, Equatable {
         self.init(SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(0, 0, 0, 1))
     }
 
-    /// The identity transform.
-    public static let identity = Transform3D()
+    /// The identity transform. (Computed, not a `static let`: a lazily initialised
+    /// global costs a `swift_once` call wherever the frame loop uses it.)
+    public static var identity: Transform3D { Transform3D() }
 
     /// Creates a transform from 16 values in `m11, m12, …, m44` order.
     /// - Precondition: `elements.count == 16` (callers validate).
@@ -153,10 +154,13 @@ public struct Transform3D: Sendable, Equatable {
 
     // MARK: Predicates
 
-    /// Exactly the identity (bitwise-value comparison; `-0 == 0`).
+    /// Exactly the identity (value comparison: `-0 == 0`, NaN is not equal).
+    /// Lane masks combined without branches (the frame loop asks this per layer).
+    @inline(__always)
     public var isIdentity: Bool {
-        r1 == SIMD4(1, 0, 0, 0) && r2 == SIMD4(0, 1, 0, 0) && r3 == SIMD4(0, 0, 1, 0)
-            && r4 == SIMD4(0, 0, 0, 1)
+        let m = (r1 .== SIMD4(1, 0, 0, 0)) .& (r2 .== SIMD4(0, 1, 0, 0))
+            .& (r3 .== SIMD4(0, 0, 1, 0)) .& (r4 .== SIMD4(0, 0, 0, 1))
+        return m[0] && m[1] && m[2] && m[3]
     }
 
     /// Identity except (possibly) for the translation `m41 m42 m43`.

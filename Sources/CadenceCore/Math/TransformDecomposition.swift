@@ -251,7 +251,8 @@ public struct TransformComponents: Sendable, Equatable {
         self.perspective = perspective
     }
 
-    public static let identity = TransformComponents()
+    /// (Computed, not a `static let`: no `swift_once` call in the frame loop.)
+    public static var identity: TransformComponents { TransformComponents() }
 
     /// `(scale.x + scale.y) / 2`, the value of the `transform.scale` virtual key.
     public var meanScaleXY: Double { (scale.x + scale.y) / 2 }

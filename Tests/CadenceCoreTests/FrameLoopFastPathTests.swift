@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import CadenceCore
+
+/// The frame loop's shortcuts (literal constants, the deferred model → presentation
+/// copy of transforms, scalar fast paths) against values worked out by hand.
+@Suite("Frame-loop fast paths agree with closed forms")
+struct FrameLoopFastPathTests {
+    @Test("literal constants match the property table")
+    func literals() {
+        var geometry: UInt32 = 0
+        for p in LayerProperty.allCases where p.isGeometry { geometry |= p.bit }
+        #expect(LayerProperty.geometryMask == geometry)
+        #expect(Engine.transformBase == LayerProperty.transform.offset)
+        #expect(Engine.sublayerBase == LayerProperty.sublayerTransform.offset)
+        #expect(Engine.transformBits == LayerProperty.transform.bit | LayerProperty.sublayerTransform.bit)
+        #expect(Transform3D.identity == Transform3D(SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(0, 0, 0, 1)))
+        #expect(TransformComponents.identity == TransformComponents(translation: .zero, scale: .one, rotation: .zero,
+                                                                    perspective: SIMD4(0, 0, 0, 1)))
+    }
+
+    @Test("isIdentity: every element is checked, -0 counts as 0, NaN does not")
+    func identityCheck() {
+        #expect(Transform3D.identity.isIdentity)
+        for k in 0..<16 {
+            var m = Transform3D.identity
+            m[k] += 0.5
+            #expect(!m.isIdentity, "element \(k)")
+            var n = Transform3D.identity
+            n[k] = .nan
+            #expect(!n.isIdentity, "element \(k) NaN")
+        }
+        var z = Transform3D.identity
+        z.m12 = -0.0
+        #expect(z.isIdentity)
+    }
+
+    /// A whole-matrix animation that starts from the underlying value (`to` only)
+    /// reads the model transform through the presentation block: the deferred copy
+    /// must happen every frame, not only the first (the previous frame's result is
+    /// still in the block).
+    @Test("a to-only transform animation starts from the model every frame")
+    func toOnlyTransformReadsModel() {
+        var r = Rig()
+        let l = r.layer(["transform": Transform3D.translation(10, 0, 0).elements])
+        let s = r.basic("transform", to: Transform3D.translation(20, 0, 0).elements, duration: 1)
+        r.add(l, s, key: "m")
+        for (t, x) in [(0.5, 15.0), (0.75, 17.5), (0.875, 18.75)] {
+            r.tick(t)
+            let m = r.pres(l, "transform")
+            #expect(near(m, Transform3D.translation(x, 0, 0).elements, 1e-12), "t = \(t)")
+        }
+    }
+
+    /// rotation.z over a non-identity model transform: the decomposition starts
+    /// from the model (scale 2, translation (5, 7)), not from last frame's value.
+    @Test("a virtual component animation decomposes the model transform each frame")
+    func virtualOverModel() {
+        var r = Rig()
+        let model = Transform3D.scale(2, 2, 1) * Transform3D.translation(5, 7, 0)
+        let l = r.layer(["transform": model.elements])
+        r.add(l, r.basic("transform.rotation.z", from: [0], to: [1], duration: 1), key: "spin")
+        for t in [0.25, 0.5, 0.625] {
+            r.tick(t)
+            let a = t  // linear: angle = progress
+            let c = cos(a), s = sin(a)
+            let expected: [Double] = [2 * c, 2 * s, 0, 0, -2 * s, 2 * c, 0, 0, 0, 0, 1, 0, 5, 7, 0, 1]
+            #expect(near(r.pres(l, "transform"), expected, 1e-12), "t = \(t)")
+        }
+        let idx = r.e.layerIndex(l)!
+        #expect(!r.e.layers[idx].presTransformIdentity)
+    }
+
+    /// The identity flag comes from the value stored: a rotation of 0 over an
+    /// identity model leaves the identity (the render fast path relies on it);
+    /// a non-zero angle does not.
+    @Test("identity flags follow the composed transform")
+    func identityFlags() {
+        var r = Rig()
+        let a = r.layer()
+        let b = r.layer()
+        r.add(a, r.basic("transform.rotation.z", from: [0], to: [0], duration: 1), key: "zero")
+        r.add(b, r.basic("transform.rotation.z", from: [0], to: [1], duration: 1), key: "spin")
+        r.tick(0.5)
+        let ia = r.e.layerIndex(a)!, ib = r.e.layerIndex(b)!
+        #expect(r.e.layers[ia].presTransformIdentity)
+        #expect(!r.e.layers[ib].presTransformIdentity)
+        #expect(r.e.layers[ib].presSublayerIdentity)
+        #expect(near(r.pres(b, "transform.rotation.z")[0], 0.5, 1e-15))
+    }
+
+    /// `transform.scale` replaces all three scales (SEMANTICS.md §2.3): over a
+    /// model scale (2, 3, 4) the result is scale(v, v, v), v = 0.9 + 0.2 p.
+    @Test("scalar virtual from/to: transform.scale over a non-uniform model scale")
+    func scalarScale() {
+        var r = Rig()
+        let l = r.layer(["transform": Transform3D.scale(2, 3, 4).elements])
+        r.add(l, r.basic("transform.scale", from: [0.9], to: [1.1], duration: 2), key: "s")
+        r.tick(0.5)
+        let v = 0.9 + (1.1 - 0.9) * 0.25
+        #expect(near(r.pres(l, "transform"), Transform3D.scale(v, v, v).elements, 1e-15))
+    }
+
+    /// Non-finite interpolated components: ±inf saturates, NaN keeps the
+    /// underlying component (here the model's translation.x = 5).
+    @Test("scalar virtual from/to: overflow saturates, NaN keeps the underlying value")
+    func scalarNonFinite() {
+        var r = Rig()
+        let l = r.layer(["transform": Transform3D.translation(5, 6, 0).elements])
+        r.add(l, r.basic("transform.translation.x", from: [-1e308], to: [1e308], duration: 1), key: "x")
+        r.tick(0)   // progress 0: (to - from) = inf, inf * 0 = NaN
+        #expect(r.pres(l, "transform") == Transform3D.translation(5, 6, 0).elements)
+        r.tick(0.5) // -1e308 + inf = +inf: saturates
+        #expect(r.pres(l, "transform") == Transform3D.translation(.greatestFiniteMagnitude, 6, 0).elements)
+    }
+
+    /// Cubic position keyframes whose x tangents overflow: x is NaN between the
+    /// keys and keeps the model's x; y follows Catmull-Rom through 0, 5, 10:
+    /// at u = 1/2 of the first segment, h10·2.5 + h01·5 + h11·5 = 2.1875.
+    @Test("keyframes on plain components: NaN keeps the model value, finite lanes are written")
+    func keyframeBlockNaN() {
+        var r = Rig()
+        let l = r.layer(["position": [7, 8]])
+        var s = try! AnimationSpec(kind: .keyframe, keyPath: "position")
+        try! s.setValues([-1e308, 0, 1e308, 5, -1e308, 10], count: 3, components: 2)
+        try! s.setCalculationMode(.cubic)
+        s.timing.duration = 1
+        r.add(l, s, key: "k")
+        r.tick(0.25)
+        #expect(r.pres(l, "position") == [7, 2.1875])
+        // At the middle key (segment 1, u = 0) the Hermite form still multiplies
+        // the infinite x tangent by h10(0) = 0: NaN again, so x stays 7; y is the key's 5.
+        r.tick(0.5)
+        #expect(r.pres(l, "position") == [7, 5])
+        r.tick(1.5)  // after the end (removed on completion) the model shows
+        #expect(r.pres(l, "position") == [7, 8])
+    }
+}
