@@ -70,12 +70,13 @@ extension Engine {
 
     @inline(__always)
     static func store(_ m: Transform3D, _ b: inout [Double], _ o: Int) {
-        var all = b.mutableSpan
-        var s = all.extracting(o ..< o &+ 16)
-        s[0] = m.r1.x; s[1] = m.r1.y; s[2] = m.r1.z; s[3] = m.r1.w
-        s[4] = m.r2.x; s[5] = m.r2.y; s[6] = m.r2.z; s[7] = m.r2.w
-        s[8] = m.r3.x; s[9] = m.r3.y; s[10] = m.r3.z; s[11] = m.r3.w
-        s[12] = m.r4.x; s[13] = m.r4.y; s[14] = m.r4.z; s[15] = m.r4.w
+        var s = b.mutableSpan
+        // One range check up front; the stores below stay inside it.
+        guard o >= 0, o <= s.count &- 16 else { return }
+        s[o] = m.r1.x; s[o &+ 1] = m.r1.y; s[o &+ 2] = m.r1.z; s[o &+ 3] = m.r1.w
+        s[o &+ 4] = m.r2.x; s[o &+ 5] = m.r2.y; s[o &+ 6] = m.r2.z; s[o &+ 7] = m.r2.w
+        s[o &+ 8] = m.r3.x; s[o &+ 9] = m.r3.y; s[o &+ 10] = m.r3.z; s[o &+ 11] = m.r3.w
+        s[o &+ 12] = m.r4.x; s[o &+ 13] = m.r4.y; s[o &+ 14] = m.r4.z; s[o &+ 15] = m.r4.w
     }
 
     /// Copies the 16 doubles of a transform from one block to the other (same offset).
