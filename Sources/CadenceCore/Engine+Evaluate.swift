@@ -585,9 +585,12 @@ extension Engine {
         // (Called on the array element in place: binding the runtime object to a
         // local first would retain and release it.)
         let n = Int(inst.items[i].components)
+        let hint = Int(inst.items[i].kfSegment)
+        var seg = hint
         if inst.items[i].interp == .linear && n <= 4,
            var v = inst.keyframes[i]?.value4(progress: e, components: n, cumulative: inst.items[i].cumulative,
-                                             iteration: iteration) {
+                                             iteration: iteration, segmentHint: &seg) {
+            if seg != hint { inst.items[i].kfSegment = Int32(truncatingIfNeeded: seg) }
             let access = inst.items[i].access
             let additive = inst.items[i].additive
             // Plain components outside the transforms (position, colours, ...),

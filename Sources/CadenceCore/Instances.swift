@@ -45,6 +45,8 @@ struct Instance {
     var addSeq: UInt64 = 0
     /// Innermost transaction record this animation counts toward, -1 if none.
     var tx: Int32 = -1
+    /// Keyframe segment found at the last evaluation (a hint for the next).
+    var kfSegment: Int32 = 0
     /// Added to the begin time resolved at commit (UIKit-style delay).
     var beginDelay: Double = 0
 }
@@ -203,9 +205,10 @@ final class KeyframeRuntime {
     /// `cumulative`, plus (last key − first key) per completed cycle. Nil when
     /// the animation is not of that form.
     @inline(__always)
-    func value4(progress e: Double, components n: Int, cumulative: Bool, iteration: Double) -> SIMD4<Double>? {
+    func value4(progress e: Double, components n: Int, cumulative: Bool, iteration: Double,
+                segmentHint: inout Int) -> SIMD4<Double>? {
         guard path == nil && rotationMode == .none && track.components == n else { return nil }
-        let loc = track.locate(e)
+        let loc = track.locate(e, hint: &segmentHint)
         var local = loc.local
         let j = loc.segment
         if j < segmentCurves.count && track.usesSegmentTiming {

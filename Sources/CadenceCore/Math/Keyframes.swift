@@ -201,6 +201,39 @@ public final class KeyframeTrack: Sendable {
         return (j, u)
     }
 
+    /// `locate(_:)` trying segment `hint` (and the one after it) first: the
+    /// same result, found in O(1) when progress stays in or just past the
+    /// segment of the previous frame. `hint` is updated to the segment found.
+    /// Only key-time tracks (linear, cubic, paced; not discrete or cubicPaced)
+    /// with `p` in [0, 1] take the shortcut; everything else is `locate(_:)`.
+    @inline(__always)
+    func locate(_ p: Double, hint: inout Int) -> (segment: Int, local: Double) {
+        let n = count
+        // `p >= 0 && p <= 1` is false for NaN.
+        if n >= 2 && mode != .discrete && arc == nil && p >= 0 && p <= 1 {
+            let kt = keyTimes
+            let last = n &- 2
+            var h = hint
+            var k = 0
+            // Sorted key times (checked at creation): j is the largest index with
+            // kt[j] <= p, clamped to n - 2, exactly when kt[j] <= p < kt[j + 1]
+            // (or j = n - 2 and kt[j] <= p).
+            while k < 2 && h >= 0 && h <= last && kt.count == n {
+                if kt[h] <= p && (h == last || p < kt[h &+ 1]) {
+                    hint = h
+                    let width = kt[h &+ 1] - kt[h]
+                    let u = width > 0 ? min(max((p - kt[h]) / width, 0), 1) : 1
+                    return (h, u)
+                }
+                h = h < last ? h &+ 1 : 0
+                k &+= 1
+            }
+        }
+        let r = locate(p)
+        hint = r.segment
+        return r
+    }
+
     /// Writes the value at (segment, local) into `out[offset ..< offset + components]`:
     /// the lerp (1 − u) v_j + u v_(j+1) (linear, paced), the Kochanek–Bartels
     /// Hermite curve (cubic, cubicPaced; u outside [0, 1] evaluates the segment's

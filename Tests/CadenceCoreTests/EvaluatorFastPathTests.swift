@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import CadenceCore
+
+/// The evaluator's shortcuts (the cached keyframe segment, ...) against values
+/// worked out by hand, including the points where the shortcut must hand over
+/// to the general code.
+@Suite("Evaluator fast paths agree with hand-worked values")
+struct EvaluatorFastPathTests {
+    /// (p, segment, local) by hand for key times [0, 0.25, 0.5, 1]:
+    /// segment j has kt[j] <= p < kt[j+1] (the later segment at a key time, the
+    /// last one at p = 1); local = (p - kt[j]) / (kt[j+1] - kt[j]); outside [0, 1]
+    /// the end segments extrapolate; NaN is 0.
+    static let handWorked: [(Double, Int, Double)] = [
+        (0, 0, 0), (0.1, 0, 0.4), (0.25, 1, 0), (0.375, 1, 0.5), (0.5, 2, 0),
+        (0.75, 2, 0.5), (1, 2, 1), (1.5, 2, 2), (-0.5, 0, -2), (.nan, 0, 0),
+    ]
+
+    @Test("locate with a segment hint: same result for every hint, hint updated")
+    func hintedLocate() throws {
+        let track = try KeyframeTrack(values: [0, 1, 2, 3], components: 1, keyTimes: [0, 0.25, 0.5, 1], mode: .linear,
+                                      tension: nil, continuity: nil, bias: nil)
+        for (p, seg, local) in Self.handWorked {
+            #expect(track.locate(p).segment == seg, "unhinted p = \(p)")
+            for h in [-7, -1, 0, 1, 2, 3, 4, 99] {
+                var hint = h
+                let r = track.locate(p, hint: &hint)
+                #expect(r.segment == seg, "p = \(p), hint \(h)")
+                #expect(r.local == local, "p = \(p), hint \(h): \(r.local)")
+                #expect(hint == seg, "p = \(p), hint \(h) -> \(hint)")
+            }
+        }
+    }
+
+    /// Zero-width segments: at a repeated key time the last segment starting
+    /// there is chosen (u = 0); a zero-width last segment is chosen only at
+    /// p = 1 with u = 1... here [0, 0.5, 1, 1] clamps p = 1 to segment 2, u = 1.
+    @Test("locate with a hint across zero-width segments")
+    func hintedLocateZeroWidth() throws {
+        let a = try KeyframeTrack(values: [0, 1, 2, 3], components: 1, keyTimes: [0, 0.5, 0.5, 1], mode: .linear,
+                                  tension: nil, continuity: nil, bias: nil)
+        let b = try KeyframeTrack(values: [0, 1, 2, 3], components: 1, keyTimes: [0, 0.5, 1, 1], mode: .linear,
+                                  tension: nil, continuity: nil, bias: nil)
+        let cases: [(KeyframeTrack, Double, Int, Double)] = [
+            (a, 0.25, 0, 0.5), (a, 0.5, 2, 0), (a, 0.75, 2, 0.5), (a, 1, 2, 1),
+            (b, 0.25, 0, 0.5), (b, 0.75, 1, 0.5), (b, 1, 2, 1), (b, 0.5, 1, 0),
+        ]
+        for (track, p, seg, local) in cases {
+            for h in [0, 1, 2, 3] {
+                var hint = h
+                let r = track.locate(p, hint: &hint)
+                #expect(r.segment == seg && r.local == local, "p = \(p), hint \(h): \(r)")
+                #expect(hint == seg)
+            }
+        }
+    }
+
+    /// Tracks the shortcut does not cover (discrete) give the plain answer.
+    @Test("locate with a hint on a discrete track")
+    func hintedLocateDiscrete() throws {
+        let track = try KeyframeTrack(values: [5, 6, 7], components: 1, keyTimes: [0, 0.4, 1], mode: .discrete,
+                                      tension: nil, continuity: nil, bias: nil)
+        for (p, j) in [(0.0, 0), (0.39, 0), (0.4, 1), (0.99, 1), (1.0, 2)] {
+            for h in [0, 1, 2] {
+                var hint = h
+                #expect(track.locate(p, hint: &hint).segment == j, "p = \(p), hint \(h)")
+            }
+        }
+    }
+
+    /// A repeating keyframe animation moves forward through its segments, then
+    /// wraps back to segment 0 at each repeat; with autoreverses it also walks
+    /// backwards. Values: x = [0, 10, 30, 60, 100] at even key times, y = -x.
+    @Test("keyframe animation values across segments, repeats and reversal")
+    func keyframeAcrossSegments() {
+        let xs: [Double] = [0, 10, 30, 60, 100]
+        func expected(_ p: Double) -> Double {
+            // Segment j = floor(4p) (clamped to 3), local = 4p - j, linear.
+            let j = min(Int((4 * p).rounded(.down)), 3)
+            let u = 4 * p - Double(j)
+            return xs[j] + (xs[j + 1] - xs[j]) * u
+        }
+        for reverses in [false, true] {
+            var r = Rig()
+            let l = r.layer()
+            var s = try! AnimationSpec(kind: .keyframe, keyPath: "position")
+            try! s.setValues(xs.flatMap { [$0, -$0] }, count: 5, components: 2)
+            s.timing.duration = 1
+            s.timing.repeatCount = .infinity
+            s.timing.autoreverses = reverses
+            r.add(l, s, key: "k")
+            let times: [Double] = [0.1, 0.25, 0.3, 0.6, 0.75, 0.9, 0.99, 1.05, 1.25, 1.6, 2.5, 2.75, 3.4, 3.55]
+            var now = 0.0
+            for t in times where t > now {
+                now = t
+                r.tick(t)
+                // Progress: t mod 1, mirrored on odd cycles when reversing.
+                let cycle = (t).rounded(.down)
+                var p = t - cycle
+                if reverses && Int(cycle) % 2 == 1 { p = 1 - p }
+                let v = r.pres(l, "position")
+                #expect(near(v, [expected(p), -expected(p)], 1e-9), "reverses \(reverses), t = \(t): \(v)")
+            }
+        }
+    }
+}
