@@ -525,14 +525,13 @@ extension Engine {
     /// keeps the value there, ±inf saturates (as `write4` on a block).
     @inline(__always)
     static func writeReplacing(_ v: SIMD4<Double>, _ n: Int, _ block: inout [Double], _ o: Int) {
-        var all = block.mutableSpan
-        var s = all.extracting(o ..< o &+ n)
+        var s = block.mutableSpan
         for k in 0..<min(n, 4) {
             let x = v[k]
             if x.isFinite {
-                s[k] = x
+                s[o &+ k] = x
             } else if !x.isNaN {
-                s[k] = x > 0 ? Double.greatestFiniteMagnitude : -Double.greatestFiniteMagnitude
+                s[o &+ k] = x > 0 ? Double.greatestFiniteMagnitude : -Double.greatestFiniteMagnitude
             }
         }
     }
