@@ -417,12 +417,19 @@ extension Engine {
         var w = Transform3D.identity
         if recompute {
             w = renderWorld(l, parentWorld: parentWorld)
-            let wf = w.float16
-            item.world = wf
-            cache[l].world = wf
+            let a = sat4(w.r1), b = sat4(w.r2), c = sat4(w.r3), d = sat4(w.r4)
+            item.world = (a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, c.x, c.y, c.z, c.w, d.x, d.y, d.z, d.w)
             layers[l].geomDirty = false
-            layers[l].worldStale = false
-            if hasChildren { worldD[l] = w }
+            if flags & TraversalEntry.parentRecomputed != 0 {
+                // The parent moved this frame, so it (and this layer) will most
+                // likely be recomputed next frame too: the cached world is not
+                // written, only marked stale (as the translated-leaf fast path does).
+                layers[l].worldStale = true
+            } else {
+                cache[l].world = item.world
+                layers[l].worldStale = false
+                if hasChildren { worldD[l] = w }
+            }
         } else if hasChildren {
             w = worldD[l]
         }
