@@ -356,6 +356,46 @@ extension Engine {
         layers[c].presTransformIdentity && !layers[c].hasChildren && layers[c].transition < 0 && layers[c].timeIdentity
     }
 
+    /// `world(L)` when the superlayer has no sublayerTransform and L's
+    /// transform is affine (last column exactly 0, 0, 0, 1): the local matrix
+    /// and the product of `localMatrix(l) * pw`, fused, with the same
+    /// operations in the same order (bit-identical results), reading the
+    /// layer's presentation block through one sub-span. nil when the
+    /// transform is not affine.
+    @inline(__always)
+    static func affineWorld(_ block: [Double], _ b: Int, parentWorld pw: Transform3D) -> Transform3D? {
+        let all = block.span
+        let s = all.extracting(b ..< b &+ (Engine.transformBase &+ 16))
+        guard s[13] == 0 && s[17] == 0 && s[21] == 0 && s[25] == 1 else { return nil }
+        let t1l = SIMD2(s[10], s[11]), t1h = SIMD2(s[12], s[13])
+        let t2l = SIMD2(s[14], s[15]), t2h = SIMD2(s[16], s[17])
+        let t3l = SIMD2(s[18], s[19]), t3h = SIMD2(s[20], s[21])
+        let t4l = SIMD2(s[22], s[23]), t4h = SIMD2(s[24], s[25])
+        let px = s[0], py = s[1], pz = s[2]
+        let ax = s[3], ay = s[4], az = s[5]
+        let ox = s[6] + ax * s[8]
+        let oy = s[7] + ay * s[9]
+        // As localMatrix: T(-o) * M * T(p) only moves the fourth row
+        // (`-ox * t1 - oy * t2 - az * t3 + t4 + (px, py, pz + az, 0)`, per half).
+        let mx = SIMD2(repeating: -ox), my = SIMD2(repeating: oy), mz = SIMD2(repeating: az)
+        let r4l = mx * t1l - my * t2l - mz * t3l + t4l + SIMD2(px, py)
+        let r4h = mx * t1h - my * t2h - mz * t3h + t4h + SIMD2(pz + az, 0)
+        return Transform3D.product(SIMD4(lowHalf: t1l, highHalf: t1h), SIMD4(lowHalf: t2l, highHalf: t2h),
+                                   SIMD4(lowHalf: t3l, highHalf: t3h), SIMD4(lowHalf: r4l, highHalf: r4h), pw)
+    }
+
+    /// `local(L) * parentWorld` for the render list: the translation fast path
+    /// of `worldMatrix`, then the fused affine path, then the general product.
+    @inline(__always)
+    func renderWorld(_ l: Int, parentWorld pw: Transform3D) -> Transform3D {
+        let p = Int(layers[l].parent)
+        if p < 0 || layers[p].presSublayerIdentity {
+            if layers[l].presTransformIdentity { return worldMatrix(l, parentWorld: pw) }
+            if let w = Engine.affineWorld(pres, l &* LayerProperty.stride, parentWorld: pw) { return w }
+        }
+        return localMatrix(l) * pw
+    }
+
     /// Writes one layer's item (and, for a running transition, its clip
     /// container and outgoing picture). Returns true when the caller must
     /// descend into it (it has sublayers or a picture to draw after them),
@@ -364,6 +404,56 @@ extension Engine {
     func emitLayer(_ l: Int, parentOut: Int32, parentWorld: Transform3D, parentOpacity: Double, flags: UInt8,
                    out: inout MutableSpan<RenderItem>, n: inout Int, frame: inout RenderFrame) -> Bool {
         if isHiddenNow(l) || notYetBegun(l) { return false }
+        if layers[l].transition >= 0 {
+            return emitLayerGeneral(l, parentOut: parentOut, parentWorld: parentWorld, parentOpacity: parentOpacity,
+                                    flags: flags, out: &out, n: &n, frame: &frame)
+        }
+        // No transition: the item is the cached one with its world (when
+        // recomputed), parent and world opacity, assembled in a local and
+        // stored once. (The cached item already carries the layer's id.)
+        let hasChildren = layers[l].hasChildren
+        let recompute = layers[l].geomDirty || layers[l].worldStale || layers[l].animatesGeometry || flags & TraversalEntry.parentRecomputed != 0
+        var item = cache[l]
+        var w = Transform3D.identity
+        if recompute {
+            w = renderWorld(l, parentWorld: parentWorld)
+            let a = sat4(w.r1), b = sat4(w.r2), c = sat4(w.r3), d = sat4(w.r4)
+            item.world = (a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, c.x, c.y, c.z, c.w, d.x, d.y, d.z, d.w)
+            layers[l].geomDirty = false
+            if flags & TraversalEntry.parentRecomputed != 0 {
+                // The parent moved this frame, so it (and this layer) will most
+                // likely be recomputed next frame too: the cached world is not
+                // written, only marked stale (as the translated-leaf fast path does).
+                layers[l].worldStale = true
+            } else {
+                cache[l].world = item.world
+                layers[l].worldStale = false
+                if hasChildren { worldD[l] = w }
+            }
+        } else if hasChildren {
+            w = worldD[l]
+        }
+        item.parent = parentOut
+        if flags & TraversalEntry.incoming != 0 { item.flags |= RenderItem.transitionIncoming }
+        let wo = parentOpacity * Double(item.opacity)
+        item.worldOpacity = Float(wo)
+        out[n] = item
+        let myIndex = Int32(n)
+        n &+= 1
+        guard hasChildren else { return false }
+        frame.outgoing = -1
+        frame.outIndex = myIndex
+        frame.childFlags = (recompute ? TraversalEntry.parentRecomputed : 0) | (flags & TraversalEntry.incoming)
+        frame.world = w
+        frame.opacity = wo
+        frame.next = 0
+        return true
+    }
+
+    /// `emitLayer` for a layer with a transition instance (showing or not).
+    @inline(never)
+    func emitLayerGeneral(_ l: Int, parentOut: Int32, parentWorld: Transform3D, parentOpacity: Double, flags: UInt8,
+                          out: inout MutableSpan<RenderItem>, n: inout Int, frame: inout RenderFrame) -> Bool {
         let hasChildren = !sublayers[l].isEmpty
         var recompute = layers[l].geomDirty || layers[l].worldStale || layers[l].animatesGeometry || flags & TraversalEntry.parentRecomputed != 0
         let t = Int(layers[l].transition)

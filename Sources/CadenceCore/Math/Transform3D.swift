@@ -107,6 +107,24 @@ public struct Transform3D: Sendable, Equatable {
         Transform3D(rowTimes(a.r1, b), rowTimes(a.r2, b), rowTimes(a.r3, b), rowTimes(a.r4, b))
     }
 
+    /// `a * b` for `a` given by its rows, evaluated on two-lane halves: per
+    /// lane the same operations in the same order as `*` (bit-identical), in
+    /// a form the SSE2 code generator keeps in registers.
+    @inline(__always)
+    static func product(_ a1: SIMD4<Double>, _ a2: SIMD4<Double>, _ a3: SIMD4<Double>, _ a4: SIMD4<Double>,
+                        _ b: Transform3D) -> Transform3D {
+        let b1l = b.r1.lowHalf, b1h = b.r1.highHalf, b2l = b.r2.lowHalf, b2h = b.r2.highHalf
+        let b3l = b.r3.lowHalf, b3h = b.r3.highHalf, b4l = b.r4.lowHalf, b4h = b.r4.highHalf
+        @inline(__always) func row(_ v: SIMD4<Double>) -> SIMD4<Double> {
+            let x = SIMD2(repeating: v.x), y = SIMD2(repeating: v.y)
+            let z = SIMD2(repeating: v.z), w = SIMD2(repeating: v.w)
+            let lo = (x * b1l + y * b2l) + (z * b3l + w * b4l)
+            let hi = (x * b1h + y * b2h) + (z * b3h + w * b4h)
+            return SIMD4(lowHalf: lo, highHalf: hi)
+        }
+        return Transform3D(row(a1), row(a2), row(a3), row(a4))
+    }
+
     /// `a = a * b` (apply `b` after the current `a`).
     @inline(__always)
     public static func *= (a: inout Transform3D, b: Transform3D) {
