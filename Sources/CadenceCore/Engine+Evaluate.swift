@@ -232,13 +232,31 @@ extension Engine {
     func decomposeTransform(_ l: Int, _ tb: Int, _ acc: inout LayerAccum) {
         let o = l &* LayerProperty.stride &+ tb
         // (Branches rather than `pending ? model : pres`, which would copy an array.)
+        // A pending identity model (the common case) decomposes to the identity
+        // components, as `decompose` gives for any `isIdentity` matrix, without
+        // reading the block (the flag is kept by `writeModel`).
         if tb == Engine.transformBase {
             if !acc.xf.decomposed {
-                if acc.xf.pending { Engine.decompose(&acc.xf, model, o) } else { Engine.decompose(&acc.xf, pres, o) }
+                if acc.xf.pending {
+                    if layers[l].modelTransformIdentity { Engine.decomposedIdentity(&acc.xf) } else { Engine.decompose(&acc.xf, model, o) }
+                } else {
+                    Engine.decompose(&acc.xf, pres, o)
+                }
             }
         } else if !acc.sxf.decomposed {
-            if acc.sxf.pending { Engine.decompose(&acc.sxf, model, o) } else { Engine.decompose(&acc.sxf, pres, o) }
+            if acc.sxf.pending {
+                if layers[l].modelSublayerIdentity { Engine.decomposedIdentity(&acc.sxf) } else { Engine.decompose(&acc.sxf, model, o) }
+            } else {
+                Engine.decompose(&acc.sxf, pres, o)
+            }
         }
+    }
+
+    @inline(__always)
+    static func decomposedIdentity(_ xf: inout TransformAccum) {
+        xf.comps = TransformComponents()
+        xf.decomposed = true
+        xf.pending = false
     }
 
     @inline(__always)

@@ -212,10 +212,12 @@ extension Engine {
         switch t.access {
         case let .block(off, n):
             for k in 0..<n { model[base + off + k] = v[k] }
+            if off < Engine.sublayerBase + 16 && off + n > Engine.transformBase { updateModelIdentityFlags(l) }
         case let .virtual(tb, comp):
             var c = Engine.matrix(model, base + tb).components
             comp.write(v, into: &c, additive: false)
             Engine.store(Transform3D(c), &model, base + tb)
+            updateModelIdentityFlags(l)
         default:
             return
         }
@@ -255,6 +257,14 @@ extension Engine {
 
     /// Bits of transform and sublayerTransform (a literal: no lazy global in the frame loop).
     static var transformBits: UInt32 { 0x60 }
+
+    /// Recomputes the identity flags of a layer's model transforms (after any
+    /// write to the model transform blocks).
+    func updateModelIdentityFlags(_ l: Int) {
+        let b = l &* LayerProperty.stride
+        layers[l].modelTransformIdentity = Engine.isIdentity(model, b &+ Engine.transformBase)
+        layers[l].modelSublayerIdentity = Engine.isIdentity(model, b &+ Engine.sublayerBase)
+    }
 
     /// Recomputes the identity flags of a layer's presentation transforms.
     @inline(__always)

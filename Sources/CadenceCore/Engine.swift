@@ -23,6 +23,11 @@ struct LayerRecord {
     /// (kept current by `updateIdentityFlags`; the render fast path reads them).
     var presTransformIdentity = true
     var presSublayerIdentity = true
+    /// The MODEL transform / sublayerTransform is the identity matrix (`isIdentity`;
+    /// kept current by `writeModel`, the only writer after `createLayer`): the
+    /// evaluator then decomposes it without reading the 16 doubles.
+    var modelTransformIdentity = true
+    var modelSublayerIdentity = true
     /// The presentation `hidden` is set (kept by `refreshVisualCache`).
     var presHidden = false
     /// The layer has sublayers.
