@@ -413,25 +413,33 @@ extension Engine {
         // stored once. (The cached item already carries the layer's id.)
         let hasChildren = layers[l].hasChildren
         let recompute = layers[l].geomDirty || layers[l].worldStale || layers[l].animatesGeometry || flags & TraversalEntry.parentRecomputed != 0
-        var item = cache[l]
         var w = Transform3D.identity
+        var item: RenderItem
         if recompute {
             w = renderWorld(l, parentWorld: parentWorld)
             let a = sat4(w.r1), b = sat4(w.r2), c = sat4(w.r3), d = sat4(w.r4)
-            item.world = (a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, c.x, c.y, c.z, c.w, d.x, d.y, d.z, d.w)
-            layers[l].geomDirty = false
+            let world = (a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, c.x, c.y, c.z, c.w, d.x, d.y, d.z, d.w)
             if flags & TraversalEntry.parentRecomputed != 0 {
                 // The parent moved this frame, so it (and this layer) will most
                 // likely be recomputed next frame too: the cached world is not
-                // written, only marked stale (as the translated-leaf fast path does).
-                layers[l].worldStale = true
+                // written, only marked stale (as the translated-leaf fast path
+                // does). geomDirty is left as it is: `worldStale` alone already
+                // forces the next recompute, and skipping both writes when the
+                // flag is already set spares the layer table a uniqueness check.
+                if !layers[l].worldStale { layers[l].worldStale = true }
             } else {
-                cache[l].world = item.world
+                layers[l].geomDirty = false
+                cache[l].world = world
                 layers[l].worldStale = false
                 if hasChildren { worldD[l] = w }
             }
-        } else if hasChildren {
-            w = worldD[l]
+            // Read after the world is computed, so the 200-byte copy goes
+            // from the cache to the output without living across the product.
+            item = cache[l]
+            item.world = world
+        } else {
+            item = cache[l]
+            if hasChildren { w = worldD[l] }
         }
         item.parent = parentOut
         if flags & TraversalEntry.incoming != 0 { item.flags |= RenderItem.transitionIncoming }
