@@ -306,10 +306,13 @@ extension Engine {
                             guard isFastLeaf(c) else { break }
                             k += 1
                             if layers[c].presHidden { continue }
+                            // One range check for the ten values read (position,
+                            // anchorPoint, bounds), not one per index.
                             let b = c &* LayerProperty.stride
-                            let tx = ps[b] - (ps[b &+ 6] + ps[b &+ 3] * ps[b &+ 8])
-                            let ty = ps[b &+ 1] - (ps[b &+ 7] + ps[b &+ 4] * ps[b &+ 9])
-                            let tz = ps[b &+ 2]
+                            let p = ps.extracting(b ..< b &+ 10)
+                            let tx = p[0] - (p[6] + p[3] * p[8])
+                            let ty = p[1] - (p[7] + p[4] * p[9])
+                            let tz = p[2]
                             let r4 = sat4(tx * r1 + ty * r2 + tz * r3 + r4w)
                             // Assembled in registers, stored once.
                             var item = cs[c]
