@@ -416,10 +416,12 @@ extension Engine {
         // stored once. (The cached item already carries the layer's id.)
         let hasChildren = layers[l].hasChildren
         let recompute = layers[l].geomDirty || layers[l].worldStale || layers[l].animatesGeometry || flags & TraversalEntry.parentRecomputed != 0
-        var w = Transform3D.identity
         var item: RenderItem
         if recompute {
-            w = renderWorld(l, parentWorld: parentWorld)
+            let w = renderWorld(l, parentWorld: parentWorld)
+            // Handed to the sublayers now (frame is only read when this
+            // returns true), so the double matrix is dead before the copy.
+            if hasChildren { frame.world = w }
             let a = sat4(w.r1), b = sat4(w.r2), c = sat4(w.r3), d = sat4(w.r4)
             let world = (a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, c.x, c.y, c.z, c.w, d.x, d.y, d.z, d.w)
             if flags & TraversalEntry.parentRecomputed != 0 {
@@ -442,7 +444,7 @@ extension Engine {
             item.world = world
         } else {
             item = cache[l]
-            if hasChildren { w = worldD[l] }
+            if hasChildren { frame.world = worldD[l] }
         }
         item.parent = parentOut
         if flags & TraversalEntry.incoming != 0 { item.flags |= RenderItem.transitionIncoming }
@@ -455,7 +457,6 @@ extension Engine {
         frame.outgoing = -1
         frame.outIndex = myIndex
         frame.childFlags = (recompute ? TraversalEntry.parentRecomputed : 0) | (flags & TraversalEntry.incoming)
-        frame.world = w
         frame.opacity = wo
         frame.next = 0
         return true
