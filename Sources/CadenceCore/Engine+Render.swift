@@ -306,10 +306,13 @@ extension Engine {
                             guard isFastLeaf(c) else { break }
                             k += 1
                             if layers[c].presHidden { continue }
+                            // One range check for the ten values read (position,
+                            // anchorPoint, bounds), not one per index.
                             let b = c &* LayerProperty.stride
-                            let tx = ps[b] - (ps[b &+ 6] + ps[b &+ 3] * ps[b &+ 8])
-                            let ty = ps[b &+ 1] - (ps[b &+ 7] + ps[b &+ 4] * ps[b &+ 9])
-                            let tz = ps[b &+ 2]
+                            let p = ps.extracting(b ..< b &+ 10)
+                            let tx = p[0] - (p[6] + p[3] * p[8])
+                            let ty = p[1] - (p[7] + p[4] * p[9])
+                            let tz = p[2]
                             let r4 = sat4(tx * r1 + ty * r2 + tz * r3 + r4w)
                             // Assembled in registers, stored once.
                             var item = cs[c]
@@ -413,25 +416,35 @@ extension Engine {
         // stored once. (The cached item already carries the layer's id.)
         let hasChildren = layers[l].hasChildren
         let recompute = layers[l].geomDirty || layers[l].worldStale || layers[l].animatesGeometry || flags & TraversalEntry.parentRecomputed != 0
-        var item = cache[l]
-        var w = Transform3D.identity
+        var item: RenderItem
         if recompute {
-            w = renderWorld(l, parentWorld: parentWorld)
+            let w = renderWorld(l, parentWorld: parentWorld)
+            // Handed to the sublayers now (frame is only read when this
+            // returns true), so the double matrix is dead before the copy.
+            if hasChildren { frame.world = w }
             let a = sat4(w.r1), b = sat4(w.r2), c = sat4(w.r3), d = sat4(w.r4)
-            item.world = (a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, c.x, c.y, c.z, c.w, d.x, d.y, d.z, d.w)
-            layers[l].geomDirty = false
+            let world = (a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, c.x, c.y, c.z, c.w, d.x, d.y, d.z, d.w)
             if flags & TraversalEntry.parentRecomputed != 0 {
                 // The parent moved this frame, so it (and this layer) will most
                 // likely be recomputed next frame too: the cached world is not
-                // written, only marked stale (as the translated-leaf fast path does).
-                layers[l].worldStale = true
+                // written, only marked stale (as the translated-leaf fast path
+                // does). geomDirty is left as it is: `worldStale` alone already
+                // forces the next recompute, and skipping both writes when the
+                // flag is already set spares the layer table a uniqueness check.
+                if !layers[l].worldStale { layers[l].worldStale = true }
             } else {
-                cache[l].world = item.world
+                layers[l].geomDirty = false
+                cache[l].world = world
                 layers[l].worldStale = false
                 if hasChildren { worldD[l] = w }
             }
-        } else if hasChildren {
-            w = worldD[l]
+            // Read after the world is computed, so the 200-byte copy goes
+            // from the cache to the output without living across the product.
+            item = cache[l]
+            item.world = world
+        } else {
+            item = cache[l]
+            if hasChildren { frame.world = worldD[l] }
         }
         item.parent = parentOut
         if flags & TraversalEntry.incoming != 0 { item.flags |= RenderItem.transitionIncoming }
@@ -444,7 +457,6 @@ extension Engine {
         frame.outgoing = -1
         frame.outIndex = myIndex
         frame.childFlags = (recompute ? TraversalEntry.parentRecomputed : 0) | (flags & TraversalEntry.incoming)
-        frame.world = w
         frame.opacity = wo
         frame.next = 0
         return true

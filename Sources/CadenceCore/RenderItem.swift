@@ -73,13 +73,20 @@ func fsat(_ x: Double) -> Float {
     return Float(max(-3.4028234663852886e38, min(x, 3.4028234663852886e38)))
 }
 
+///
+/// Rounded first, then fixed up on the four floats (one vector instead of two
+/// double halves): the same result as clamping the doubles at ±FLT_MAX and
+/// rounding, since a double within range rounds within range, a double
+/// beyond ±FLT_MAX rounds to ±FLT_MAX or ±inf (both then ±FLT_MAX), and NaN
+/// stays NaN (then 0). Signed zeros pass through unchanged.
 @inline(__always)
 func sat4(_ v: SIMD4<Double>) -> SIMD4<Float> {
-    let lim = SIMD4<Double>(repeating: 3.4028234663852886e38)
-    var x = v.replacing(with: 0, where: v .!= v)
+    let lim = SIMD4<Float>(repeating: .greatestFiniteMagnitude)
+    var x = SIMD4<Float>(v)
+    x.replace(with: 0, where: x .!= x)
     x.replace(with: lim, where: x .> lim)
     x.replace(with: -lim, where: x .< -lim)
-    return SIMD4<Float>(x)
+    return x
 }
 
 @inline(__always)

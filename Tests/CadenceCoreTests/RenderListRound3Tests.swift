@@ -1,0 +1,305 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import CadenceCore
+
+/// Round 3 of the render-list work: `sat4` rounds first and saturates on the
+/// floats; the lean emit path leaves `geomDirty` alone under a recomputed
+/// parent (only `worldStale` is set, and only when not already set); the
+/// translated-leaf fast path reads its presentation values through one
+/// sub-span. Expected worlds are worked independently from SEMANTICS.md §2.2
+/// (row vectors, plain loops below, not Transform3D):
+///
+///     local(L) = T(-(b.x + a.x*b.w), -(b.y + a.y*b.h), -aZ) * L.transform * T(pos.x, pos.y, z + aZ)
+///     world(L) = local(L) * world(P)
+@Suite("Render list round 3 (saturation, stale hand-over, leaf sub-span)")
+struct RenderListRound3Tests {
+    // MARK: independent helpers
+
+    func mul(_ a: [Double], _ b: [Double]) -> [Double] {
+        var c = [Double](repeating: 0, count: 16)
+        for i in 0..<4 { for j in 0..<4 { for k in 0..<4 { c[i * 4 + j] += a[i * 4 + k] * b[k * 4 + j] } } }
+        return c
+    }
+    func mul(_ ms: [Double]...) -> [Double] { ms.dropFirst().reduce(ms[0]) { mul($0, $1) } }
+    let I: [Double] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+    func T(_ x: Double, _ y: Double, _ z: Double) -> [Double] { [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1] }
+    func S(_ x: Double, _ y: Double, _ z: Double) -> [Double] { [x, 0, 0, 0, 0, y, 0, 0, 0, 0, z, 0, 0, 0, 0, 1] }
+    func Rz(_ a: Double) -> [Double] { [cos(a), sin(a), 0, 0, -sin(a), cos(a), 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] }
+
+    struct Geo {
+        var bounds: [Double] = [0, 0, 0, 0]
+        var anchor: [Double] = [0.5, 0.5]
+        var position: [Double] = [0, 0]
+        var transform: [Double]? = nil
+    }
+
+    func local(_ g: Geo, position: [Double]? = nil) -> [Double] {
+        let p = position ?? g.position
+        return mul(T(-(g.bounds[0] + g.anchor[0] * g.bounds[2]), -(g.bounds[1] + g.anchor[1] * g.bounds[3]), 0),
+                   g.transform ?? I, T(p[0], p[1], 0))
+    }
+
+    func make(_ r: inout Rig, _ g: Geo) throws -> UInt64 {
+        let l = r.layer(["bounds": g.bounds, "anchorPoint": g.anchor, "position": g.position])
+        if let t = g.transform { try r.e.set(layer: l, "transform", t) }
+        return l
+    }
+
+    func render(_ r: inout Rig, _ root: UInt64, cap: Int = 64) throws -> [RenderItem] {
+        var buf = [RenderItem](repeating: RenderItem(), count: cap)
+        var span = buf.mutableSpan
+        let n = try r.e.renderList(root: root, into: &span)
+        return Array(buf.prefix(n))
+    }
+
+    func item(_ items: [RenderItem], _ l: UInt64) -> RenderItem? { items.first { $0.layer == l } }
+
+    func expectWorld(_ it: RenderItem?, _ w: [Double], sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let it else { Issue.record("item missing", sourceLocation: sourceLocation); return }
+        let got = it.worldElements.map(Double.init)
+        let ok = zip(got, w).allSatisfy { abs($0 - $1) <= 2e-5 * max(1, abs($1)) }
+        #expect(ok, "\(got) vs \(w)", sourceLocation: sourceLocation)
+    }
+
+    // MARK: sat4
+
+    /// FLT_MAX = (2 - 2^-23) * 2^127, bit pattern 0x7F7FFFFF.
+    let fltMaxBits: UInt32 = 0x7F7F_FFFF
+
+    func bits(_ v: SIMD4<Float>) -> [UInt32] { [v.x.bitPattern, v.y.bitPattern, v.z.bitPattern, v.w.bitPattern] }
+
+    @Test("sat4: in-range values round to nearest float; NaN is 0; beyond ±FLT_MAX (and ±inf) is ±FLT_MAX; signed zero kept")
+    func sat4Values() {
+        // 1/3 = 0.0101...b: the 24-bit significand 1.0101...01|0101... rounds up
+        // to 0x3EAAAAAB; -2.5 and 0.75 are exact.
+        #expect(bits(sat4(SIMD4(1.0 / 3.0, -2.5, 0.75, 1))) == [0x3EAA_AAAB, 0xC020_0000, 0x3F40_0000, 0x3F80_0000])
+        // NaN -> +0; ±inf -> ±FLT_MAX; -0 keeps its sign bit.
+        #expect(bits(sat4(SIMD4(.nan, .infinity, -.infinity, -0.0))) == [0, fltMaxBits, 0x8000_0000 | fltMaxBits, 0x8000_0000])
+        // FLT_MAX exactly; just above it (below the half-ulp point 2^128 - 2^103,
+        // so it rounds down to FLT_MAX); the half-ulp point itself (a tie that
+        // rounds to even, i.e. to 2^128 = inf, then saturated); far beyond.
+        let fltMax = Double(sign: .plus, exponent: 127, significand: 2 - 0x1p-23)
+        let half = 0x1p128 - 0x1p103
+        #expect(fltMax == 3.4028234663852886e38)
+        #expect(bits(sat4(SIMD4(fltMax, fltMax + 0x1p102, half, 1e300))) == [fltMaxBits, fltMaxBits, fltMaxBits, fltMaxBits])
+        #expect(bits(sat4(SIMD4(-fltMax, -(fltMax + 0x1p102), -half, -1e39)))
+                == [UInt32](repeating: 0x8000_0000 | fltMaxBits, count: 4))
+        // Smallest float subnormal 2^-149 (bit pattern 1); 2^-151 rounds to +0;
+        // -2^-151 to -0.
+        #expect(bits(sat4(SIMD4(0x1p-149, 0x1p-151, -0x1p-151, 0x1p-126))) == [1, 0, 0x8000_0000, 0x0080_0000])
+    }
+
+    @Test("float16 (general and transition paths) saturates each row like sat4")
+    func float16Saturates() {
+        let m = Transform3D(SIMD4(.nan, 1e39, -1e39, 0.5), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(.infinity, -0.0, 2, 1))
+        let f = m.float16
+        let got = [f.0, f.1, f.2, f.3, f.12, f.13, f.14, f.15].map(\.bitPattern)
+        #expect(got == [0, fltMaxBits, 0x8000_0000 | fltMaxBits, 0x3F00_0000, fltMaxBits, 0x8000_0000, 0x4000_0000, 0x3F80_0000])
+    }
+
+    @Test("huge positions saturate in the translated-leaf path and in the affine emit path, under a moving parent")
+    func hugePositionsSaturate() throws {
+        var r = Rig()
+        let top = r.layer()
+        let parentG = Geo(bounds: [0, 0, 20, 10], position: [10, 5])
+        let parent = try make(&r, parentG)
+        // Translated leaf (identity transform, fast path) and an affine leaf
+        // (scale 2: lean emit path with the fused product), both far away.
+        let fast = try make(&r, Geo(bounds: [0, 0, 2, 2], position: [1e39, -1e300]))
+        let affineG = Geo(bounds: [0, 0, 2, 2], position: [-1e39, 3], transform: S(2, 2, 1))
+        let affine = try make(&r, affineG)
+        try r.e.addSublayer(top, parent)
+        try r.e.addSublayer(parent, fast)
+        try r.e.addSublayer(parent, affine)
+        r.add(parent, r.basic("position", from: [10, 5], to: [110, 5], duration: 1))
+        r.tick(0)
+        r.tick(0.5)
+        let px = r.pres(parent, "position")[0]
+        #expect(px > 10 && px < 110)
+        for _ in 0..<3 {
+            let items = try render(&r, top)
+            #expect(items.count == 4)
+            // world(parent) = T(px - 10, 0, 0); fast: T(1e39 - 1, -1e300 - 1, 0) * that.
+            let fw = try #require(item(items, fast)).world
+            #expect(fw.12.bitPattern == fltMaxBits)
+            #expect(fw.13.bitPattern == 0x8000_0000 | fltMaxBits)
+            #expect([fw.0, fw.5, fw.10, fw.14, fw.15] == [1, 1, 1, 0, 1])
+            // affine: T(-1, -1, 0) * S(2, 2, 1) * T(-1e39, 3, 0) * T(px - 10, 0, 0):
+            // row 4 = (-2 - 1e39 + px - 10, -2 + 3, 0, 1).
+            let aw = try #require(item(items, affine)).world
+            #expect([aw.0, aw.5, aw.10] == [2, 2, 1])
+            #expect(aw.12.bitPattern == 0x8000_0000 | fltMaxBits)
+            #expect([aw.13, aw.14, aw.15] == [1, 0, 1])
+        }
+    }
+
+    // MARK: stale hand-over
+
+    // top -> root (position animated) -> mid (affine) -> sub (affine, has a child)
+    //   -> leaf (affine) and leaf2 (translated leaf)
+    var rootG: Geo { Geo(bounds: [0, 0, 200, 100], position: [100, 50], transform: mul(S(1.5, 0.5, 1), Rz(0.3))) }
+    var midG: Geo {
+        var t = mul(Rz(-0.7), S(2, 2, 1))
+        t[12] = 5; t[13] = -4
+        return Geo(bounds: [0, 0, 50, 40], anchor: [0.25, 0.75], position: [60, 20], transform: t)
+    }
+    var subG: Geo { Geo(bounds: [4, 2, 30, 20], anchor: [0, 0], position: [-8, 12], transform: Rz(0.4)) }
+    var leafG: Geo { Geo(bounds: [10, 20, 8, 6], anchor: [0, 1], position: [7, 9], transform: Rz(1.1)) }
+    var leaf2G: Geo { Geo(bounds: [0, 0, 4, 4], position: [-3, 2]) }
+
+    @Test("under a moving parent, then at rest: full renders, subtree renders (root below the moving layer) and model changes all match §2.2")
+    func staleHandOver() throws {
+        var r = Rig()
+        let top = r.layer()
+        let root = try make(&r, rootG), mid = try make(&r, midG), sub = try make(&r, subG)
+        let leaf = try make(&r, leafG), leaf2 = try make(&r, leaf2G)
+        try r.e.addSublayer(top, root)
+        try r.e.addSublayer(root, mid)
+        try r.e.addSublayer(mid, sub)
+        try r.e.addSublayer(sub, leaf)
+        try r.e.addSublayer(sub, leaf2)
+        r.add(root, r.basic("position", from: [100, 50], to: [300, 90], duration: 1))
+        r.tick(0)
+
+        var mid_ = midG, sub_ = subG, leaf_ = leafG, leaf2_ = leaf2G
+        func worlds(_ rootPos: [Double]) -> (root: [Double], mid: [Double], sub: [Double], leaf: [Double], leaf2: [Double]) {
+            let wRoot = local(rootG, position: rootPos)
+            let wMid = mul(local(mid_), wRoot)
+            let wSub = mul(local(sub_), wMid)
+            return (wRoot, wMid, wSub, mul(local(leaf_), wSub), mul(local(leaf2_), wSub))
+        }
+        func checkAll(_ rootPos: [Double]) throws {
+            let w = worlds(rootPos)
+            let items = try render(&r, top)
+            #expect(items.count == 6)
+            #expect(items.map(\.parent) == [-1, 0, 1, 2, 3, 3])
+            expectWorld(item(items, top), I)
+            expectWorld(item(items, root), w.root)
+            expectWorld(item(items, mid), w.mid)
+            expectWorld(item(items, sub), w.sub)
+            expectWorld(item(items, leaf), w.leaf)
+            expectWorld(item(items, leaf2), w.leaf2)
+        }
+        func checkSub(_ rootPos: [Double]) throws {
+            let w = worlds(rootPos)
+            let items = try render(&r, sub)
+            #expect(items.count == 3)
+            #expect(items.map(\.parent) == [-1, 0, 0])
+            expectWorld(item(items, sub), w.sub)
+            expectWorld(item(items, leaf), w.leaf)
+            expectWorld(item(items, leaf2), w.leaf2)
+        }
+        func checkMid(_ rootPos: [Double]) throws {
+            let w = worlds(rootPos)
+            let items = try render(&r, mid)
+            #expect(items.count == 4)
+            expectWorld(item(items, mid), w.mid)
+            expectWorld(item(items, sub), w.sub)
+            expectWorld(item(items, leaf), w.leaf)
+        }
+
+        // Moving: full renders mark everything below root stale; subtree renders
+        // in between (ancestors stale, not themselves animated) and again.
+        for t in [0.2, 0.6] {
+            r.tick(t)
+            let p = r.pres(root, "position")
+            try checkAll(p)
+            try checkSub(p)
+            try checkAll(p)
+            try checkMid(p)
+            try checkSub(p)
+            try checkAll(p)
+        }
+        // Subtree first after a tick (the full tree not rendered at this time).
+        r.tick(0.8)
+        let p8 = r.pres(root, "position")
+        try checkSub(p8)
+        try checkMid(p8)
+        try checkAll(p8)
+
+        // Finished: back at the model position; the stale layers hand over to
+        // the cached path (renders repeated, subtree renders in between).
+        r.tick(2)
+        try checkSub([100, 50])
+        for _ in 0..<3 { try checkAll([100, 50]) }
+        try checkSub([100, 50])
+        r.tick(3)
+        try checkAll([100, 50])
+        try checkMid([100, 50])
+
+        // Model changes at rest: a leaf's position, then the transform of mid
+        // seen first through a render of the subtree below it.
+        try r.e.set(layer: leaf2, "position", [11, -6])
+        leaf2_.position = [11, -6]
+        r.tick(4)
+        try checkAll([100, 50])
+        let newMid = mul(Rz(0.9), S(0.5, 3, 1))
+        try r.e.set(layer: mid, "transform", newMid)
+        mid_.transform = newMid
+        r.tick(5)
+        try checkSub([100, 50])
+        try checkAll([100, 50])
+        try r.e.set(layer: sub, "position", [20, -30])
+        sub_.position = [20, -30]
+        try r.e.set(layer: leaf, "transform", S(3, 1, 1))
+        leaf_.transform = S(3, 1, 1)
+        r.tick(6)
+        try checkMid([100, 50])
+        try checkAll([100, 50])
+
+        // Moving again after the rest (added at time 6, so it begins then):
+        // stale marking resumes.
+        r.add(root, r.basic("position", from: [0, 0], to: [40, 80], duration: 1))
+        r.tick(6.5)
+        let p75 = r.pres(root, "position")
+        #expect(p75 != [100, 50])
+        for _ in 0..<2 { try checkAll(p75); try checkSub(p75) }
+    }
+
+    @Test("translated-leaf fast path: leaves with bounds origins and anchors, hidden ones skipped, under a moving affine parent")
+    func translatedLeavesSubSpan() throws {
+        var r = Rig()
+        let top = r.layer()
+        let parentG = Geo(bounds: [0, 0, 40, 30], anchor: [0.2, 0.6], position: [15, 25], transform: mul(Rz(0.5), S(1, 2, 1)))
+        let parent = try make(&r, parentG)
+        try r.e.addSublayer(top, parent)
+        let geos = [Geo(bounds: [3, -4, 10, 6], anchor: [0.3, 0.9], position: [5, 7]),
+                    Geo(bounds: [0, 0, 8, 8], anchor: [1, 0], position: [-2, 1.5]),
+                    Geo(bounds: [-6, 2, 5, 12], anchor: [0.5, 0.25], position: [12, -9]),
+                    Geo(bounds: [1, 1, 2, 2], anchor: [0, 0], position: [0.25, 0.5])]
+        var leaves: [UInt64] = []
+        for g in geos {
+            let l = try make(&r, g)
+            try r.e.addSublayer(parent, l)
+            leaves.append(l)
+        }
+        try r.e.set(layer: leaves[1], "hidden", [1])
+        r.add(parent, r.basic("position", from: [15, 25], to: [55, -15], duration: 1))
+        r.tick(0)
+        for t in [0.25, 0.5] {
+            r.tick(t)
+            let pp = r.pres(parent, "position")
+            let wp = local(parentG, position: pp)
+            for _ in 0..<2 {
+                let items = try render(&r, top)
+                #expect(items.count == 5)
+                #expect(items.map(\.parent) == [-1, 0, 1, 1, 1])
+                #expect(items.map(\.layer) == [top, parent, leaves[0], leaves[2], leaves[3]])
+                expectWorld(item(items, parent), wp)
+                for k in [0, 2, 3] {
+                    let g = geos[k]
+                    // local = T(p - (origin + anchor * size)): hand-expanded.
+                    let tx = g.position[0] - (g.bounds[0] + g.anchor[0] * g.bounds[2])
+                    let ty = g.position[1] - (g.bounds[1] + g.anchor[1] * g.bounds[3])
+                    expectWorld(item(items, leaves[k]), mul(T(tx, ty, 0), wp))
+                }
+            }
+        }
+        // Leaf 0 hand-expanded once more: tx = 5 - (3 + 0.3*10) = -1, ty = 7 - (-4 + 0.9*6) = 5.6.
+        let g0 = geos[0]
+        #expect(near(g0.position[0] - (g0.bounds[0] + g0.anchor[0] * g0.bounds[2]), -1))
+        #expect(near(g0.position[1] - (g0.bounds[1] + g0.anchor[1] * g0.bounds[3]), 5.6))
+    }
+}
