@@ -14,21 +14,8 @@ import Testing
 ///
 /// (row vectors; the products below are plain loops, not Transform3D.)
 @Suite("Render list fast paths (SEMANTICS.md §2.2)")
-struct RenderFastPathTests {
-    // MARK: independent matrix helpers
-
-    func mul(_ a: [Double], _ b: [Double]) -> [Double] {
-        var c = [Double](repeating: 0, count: 16)
-        for i in 0..<4 { for j in 0..<4 { for k in 0..<4 { c[i * 4 + j] += a[i * 4 + k] * b[k * 4 + j] } } }
-        return c
-    }
-    func mul(_ ms: [Double]...) -> [Double] { ms.dropFirst().reduce(ms[0]) { mul($0, $1) } }
-    let I: [Double] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
-    func T(_ x: Double, _ y: Double, _ z: Double) -> [Double] { [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1] }
-    func S(_ x: Double, _ y: Double, _ z: Double) -> [Double] { [x, 0, 0, 0, 0, y, 0, 0, 0, 0, z, 0, 0, 0, 0, 1] }
-    /// Rotation about +z: (1, 0, 0) -> (cos, sin, 0).
-    func Rz(_ a: Double) -> [Double] { [cos(a), sin(a), 0, 0, -sin(a), cos(a), 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] }
-    func Ry(_ a: Double) -> [Double] { [cos(a), 0, -sin(a), 0, 0, 1, 0, 0, sin(a), 0, cos(a), 0, 0, 0, 0, 1] }
+struct RenderFastPathTests: PlainMatrices {
+    // (independent matrix helpers: `PlainMatrices` in TestSupport.swift)
 
     /// Geometry of one layer, as set on the engine and as used by `local`.
     struct Geo {

@@ -14,19 +14,9 @@ import Testing
 ///     local(L) = T(-(b.x + a.x*b.w), -(b.y + a.y*b.h), -aZ) * L.transform * T(pos.x, pos.y, z + aZ)
 ///     world(L) = local(L) * world(P)
 @Suite("Render list round 3 (saturation, stale hand-over, leaf sub-span)")
-struct RenderListRound3Tests {
-    // MARK: independent helpers
+struct RenderListRound3Tests: PlainMatrices {
+    // (independent matrix helpers: `PlainMatrices` in TestSupport.swift)
 
-    func mul(_ a: [Double], _ b: [Double]) -> [Double] {
-        var c = [Double](repeating: 0, count: 16)
-        for i in 0..<4 { for j in 0..<4 { for k in 0..<4 { c[i * 4 + j] += a[i * 4 + k] * b[k * 4 + j] } } }
-        return c
-    }
-    func mul(_ ms: [Double]...) -> [Double] { ms.dropFirst().reduce(ms[0]) { mul($0, $1) } }
-    let I: [Double] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
-    func T(_ x: Double, _ y: Double, _ z: Double) -> [Double] { [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1] }
-    func S(_ x: Double, _ y: Double, _ z: Double) -> [Double] { [x, 0, 0, 0, 0, y, 0, 0, 0, 0, z, 0, 0, 0, 0, 1] }
-    func Rz(_ a: Double) -> [Double] { [cos(a), sin(a), 0, 0, -sin(a), cos(a), 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] }
 
     struct Geo {
         var bounds: [Double] = [0, 0, 0, 0]

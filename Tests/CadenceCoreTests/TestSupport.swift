@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import CadenceCore
 
@@ -62,4 +65,25 @@ struct Rig {
         while let ev = try? e.pollEvent() { out.append(ev) }
         return out
     }
+}
+
+/// 4×4 matrices as 16 doubles, row vectors (SEMANTICS.md §2.2), multiplied by
+/// plain loops: expectations computed without `Transform3D`.
+protocol PlainMatrices {}
+
+func plainProduct(_ a: [Double], _ b: [Double]) -> [Double] {
+    var c = [Double](repeating: 0, count: 16)
+    for i in 0..<4 { for j in 0..<4 { for k in 0..<4 { c[i * 4 + j] += a[i * 4 + k] * b[k * 4 + j] } } }
+    return c
+}
+
+extension PlainMatrices {
+    func mul(_ a: [Double], _ b: [Double]) -> [Double] { plainProduct(a, b) }
+    func mul(_ ms: [Double]...) -> [Double] { ms.dropFirst().reduce(ms[0], plainProduct) }
+    var I: [Double] { [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] }
+    func T(_ x: Double, _ y: Double, _ z: Double) -> [Double] { [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1] }
+    func S(_ x: Double, _ y: Double, _ z: Double) -> [Double] { [x, 0, 0, 0, 0, y, 0, 0, 0, 0, z, 0, 0, 0, 0, 1] }
+    /// Rotation about +z: (1, 0, 0) -> (cos, sin, 0).
+    func Rz(_ a: Double) -> [Double] { [cos(a), sin(a), 0, 0, -sin(a), cos(a), 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] }
+    func Ry(_ a: Double) -> [Double] { [cos(a), 0, -sin(a), 0, 0, 1, 0, 0, sin(a), 0, cos(a), 0, 0, 0, 0, 1] }
 }
