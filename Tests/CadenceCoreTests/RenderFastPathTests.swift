@@ -15,49 +15,8 @@ import Testing
 /// (row vectors; the products below are plain loops, not Transform3D.)
 @Suite("Render list fast paths (SEMANTICS.md §2.2)")
 struct RenderFastPathTests: PlainMatrices {
-    // (independent matrix helpers: `PlainMatrices` in TestSupport.swift)
+    // (independent matrix and geometry helpers: `PlainMatrices` in TestSupport.swift)
 
-    /// Geometry of one layer, as set on the engine and as used by `local`.
-    struct Geo {
-        var bounds: [Double] = [0, 0, 0, 0]
-        var anchor: [Double] = [0.5, 0.5]
-        var anchorZ = 0.0
-        var position: [Double] = [0, 0]
-        var z = 0.0
-        var transform: [Double]? = nil
-        var sublayerTransform: [Double]? = nil
-    }
-
-    /// local(L) of §2.2 (the superlayer's sublayerTransform term from `parent`).
-    func local(_ g: Geo, position: [Double]? = nil, parent: Geo? = nil) -> [Double] {
-        let p = position ?? g.position
-        var m = mul(T(-(g.bounds[0] + g.anchor[0] * g.bounds[2]), -(g.bounds[1] + g.anchor[1] * g.bounds[3]), -g.anchorZ),
-                    g.transform ?? I, T(p[0], p[1], g.z + g.anchorZ))
-        if let pg = parent, let st = pg.sublayerTransform {
-            let qx = pg.bounds[0] + pg.anchor[0] * pg.bounds[2], qy = pg.bounds[1] + pg.anchor[1] * pg.bounds[3]
-            m = mul(m, T(-qx, -qy, -pg.anchorZ), st, T(qx, qy, pg.anchorZ))
-        }
-        return m
-    }
-
-    func make(_ r: inout Rig, _ g: Geo) throws -> UInt64 {
-        let l = r.layer(["bounds": g.bounds, "anchorPoint": g.anchor, "anchorPointZ": [g.anchorZ],
-                         "position": g.position, "zPosition": [g.z]])
-        if let t = g.transform { try r.e.set(layer: l, "transform", t) }
-        if let s = g.sublayerTransform { try r.e.set(layer: l, "sublayerTransform", s) }
-        return l
-    }
-
-    func render(_ r: inout Rig, _ root: UInt64, cap: Int = 64) throws -> [RenderItem] {
-        var buf = [RenderItem](repeating: RenderItem(), count: cap)
-        var span = buf.mutableSpan
-        let n = try r.e.renderList(root: root, into: &span)
-        return Array(buf.prefix(n))
-    }
-
-    func item(_ items: [RenderItem], _ l: UInt64, flags: Int32 = 0) -> RenderItem? {
-        items.first { $0.layer == l && ($0.flags & flags) == flags }
-    }
 
     /// Float32 rounding of the expected doubles: relative tolerance.
     func expectWorld(_ it: RenderItem?, _ w: [Double], sourceLocation: SourceLocation = #_sourceLocation) {

@@ -15,37 +15,9 @@ import Testing
 ///     world(L) = local(L) * world(P)
 @Suite("Render list round 3 (saturation, stale hand-over, leaf sub-span)")
 struct RenderListRound3Tests: PlainMatrices {
-    // (independent matrix helpers: `PlainMatrices` in TestSupport.swift)
+    // (independent matrix and geometry helpers: `PlainMatrices` in TestSupport.swift)
 
-
-    struct Geo {
-        var bounds: [Double] = [0, 0, 0, 0]
-        var anchor: [Double] = [0.5, 0.5]
-        var position: [Double] = [0, 0]
-        var transform: [Double]? = nil
-    }
-
-    func local(_ g: Geo, position: [Double]? = nil) -> [Double] {
-        let p = position ?? g.position
-        return mul(T(-(g.bounds[0] + g.anchor[0] * g.bounds[2]), -(g.bounds[1] + g.anchor[1] * g.bounds[3]), 0),
-                   g.transform ?? I, T(p[0], p[1], 0))
-    }
-
-    func make(_ r: inout Rig, _ g: Geo) throws -> UInt64 {
-        let l = r.layer(["bounds": g.bounds, "anchorPoint": g.anchor, "position": g.position])
-        if let t = g.transform { try r.e.set(layer: l, "transform", t) }
-        return l
-    }
-
-    func render(_ r: inout Rig, _ root: UInt64, cap: Int = 64) throws -> [RenderItem] {
-        var buf = [RenderItem](repeating: RenderItem(), count: cap)
-        var span = buf.mutableSpan
-        let n = try r.e.renderList(root: root, into: &span)
-        return Array(buf.prefix(n))
-    }
-
-    func item(_ items: [RenderItem], _ l: UInt64) -> RenderItem? { items.first { $0.layer == l } }
-
+    
     func expectWorld(_ it: RenderItem?, _ w: [Double], sourceLocation: SourceLocation = #_sourceLocation) {
         guard let it else { Issue.record("item missing", sourceLocation: sourceLocation); return }
         let got = it.worldElements.map(Double.init)

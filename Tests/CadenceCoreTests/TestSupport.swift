@@ -86,4 +86,49 @@ extension PlainMatrices {
     /// Rotation about +z: (1, 0, 0) -> (cos, sin, 0).
     func Rz(_ a: Double) -> [Double] { [cos(a), sin(a), 0, 0, -sin(a), cos(a), 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] }
     func Ry(_ a: Double) -> [Double] { [cos(a), 0, -sin(a), 0, 0, 1, 0, 0, sin(a), 0, cos(a), 0, 0, 0, 0, 1] }
+
+    // Layers built from a `RenderGeo` and their §2.2 local matrices, for the render-list suites.
+
+    /// local(L) of §2.2 (the superlayer's sublayerTransform term from `parent`).
+    func local(_ g: Geo, position: [Double]? = nil, parent: Geo? = nil) -> [Double] {
+        let p = position ?? g.position
+        var m = mul(T(-(g.bounds[0] + g.anchor[0] * g.bounds[2]), -(g.bounds[1] + g.anchor[1] * g.bounds[3]), -g.anchorZ),
+                    g.transform ?? I, T(p[0], p[1], g.z + g.anchorZ))
+        if let pg = parent, let st = pg.sublayerTransform {
+            let qx = pg.bounds[0] + pg.anchor[0] * pg.bounds[2], qy = pg.bounds[1] + pg.anchor[1] * pg.bounds[3]
+            m = mul(m, T(-qx, -qy, -pg.anchorZ), st, T(qx, qy, pg.anchorZ))
+        }
+        return m
+    }
+
+    func make(_ r: inout Rig, _ g: Geo) throws -> UInt64 {
+        let l = r.layer(["bounds": g.bounds, "anchorPoint": g.anchor, "anchorPointZ": [g.anchorZ],
+                         "position": g.position, "zPosition": [g.z]])
+        if let t = g.transform { try r.e.set(layer: l, "transform", t) }
+        if let s = g.sublayerTransform { try r.e.set(layer: l, "sublayerTransform", s) }
+        return l
+    }
+
+    func render(_ r: inout Rig, _ root: UInt64, cap: Int = 64) throws -> [RenderItem] {
+        var buf = [RenderItem](repeating: RenderItem(), count: cap)
+        var span = buf.mutableSpan
+        let n = try r.e.renderList(root: root, into: &span)
+        return Array(buf.prefix(n))
+    }
+
+    func item(_ items: [RenderItem], _ l: UInt64, flags: Int32 = 0) -> RenderItem? {
+        items.first { $0.layer == l && ($0.flags & flags) == flags }
+    }
+}
+
+/// Geometry of one layer, as set on the engine and as used by `PlainMatrices.local`.
+typealias Geo = RenderGeo
+struct RenderGeo {
+    var bounds: [Double] = [0, 0, 0, 0]
+    var anchor: [Double] = [0.5, 0.5]
+    var anchorZ = 0.0
+    var position: [Double] = [0, 0]
+    var z = 0.0
+    var transform: [Double]? = nil
+    var sublayerTransform: [Double]? = nil
 }
