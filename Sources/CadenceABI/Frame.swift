@@ -52,21 +52,9 @@ import CadenceCore
 
 /// Spans over host memory require natural alignment (the standard library
 /// checks it and traps), so a misaligned pointer is an invalid argument.
+/// (Typed pointers convert to raw ones implicitly.)
 @inline(__always)
-func requireAligned<T>(_ p: UnsafePointer<T>?, _ alignment: Int, _ name: StaticString) throws(CadenceError) {
-    guard let p else { return }
-    guard Int(bitPattern: p) & (alignment - 1) == 0 else {
-        throw CadenceError(.invalidArgument, "\(name) is not aligned to \(alignment) bytes")
-    }
-}
-
-@inline(__always)
-func requireAligned<T>(_ p: UnsafeMutablePointer<T>?, _ alignment: Int, _ name: StaticString) throws(CadenceError) {
-    try requireAligned(p.map { UnsafePointer($0) }, alignment, name)
-}
-
-@inline(__always)
-func requireAligned(_ p: UnsafeMutableRawPointer?, _ alignment: Int, _ name: StaticString) throws(CadenceError) {
+func requireAligned(_ p: UnsafeRawPointer?, _ alignment: Int, _ name: StaticString) throws(CadenceError) {
     guard let p else { return }
     guard Int(bitPattern: p) & (alignment - 1) == 0 else {
         throw CadenceError(.invalidArgument, "\(name) is not aligned to \(alignment) bytes")

@@ -97,6 +97,7 @@ import Glibc
 @c public func cad_engine_poll_event(_ e: OpaquePointer?, _ out: cad_event_ptr?) -> cad_status {
     withEngine(e, "cad_engine_poll_event") { (en: inout Engine) throws(CadenceError) in
         guard let o = out?.assumingMemoryBound(to: cad_event.self) else { throw CadenceError(.invalidArgument, "out is NULL") }
+        try requireAligned(o, MemoryLayout<cad_event>.alignment, "out")
         let ev = try en.pollEvent()
         o.pointee = cEvent(ev)
     }
@@ -110,12 +111,14 @@ import Glibc
         guard cap >= 0 else { throw CadenceError(.invalidArgument, "cap must be >= 0 (got \(cap))") }
         let o = out?.assumingMemoryBound(to: cad_event.self)
         if cap > 0 && o == nil { throw CadenceError(.invalidArgument, "out is NULL but cap = \(cap)") }
+        try requireAligned(o, MemoryLayout<cad_event>.alignment, "out")
         let n = min(Int(cap), en.queuedEventCount)
-        for k in 0..<n {
-            guard let ev = try? en.pollEvent(), let o else { break }
-            o[k] = cEvent(ev)
+        var taken = 0
+        while taken < n, let o, let ev = try? en.pollEvent() {
+            o[taken] = cEvent(ev)
+            taken += 1
         }
-        n_out?.pointee = Int32(n)
+        n_out?.pointee = Int32(taken)
     }
 }
 

@@ -225,7 +225,6 @@ func optionalString(_ p: UnsafePointer<CChar>?) -> String? {
     return String(cString: p)
 }
 
-/// Reads `n` doubles (n may exceed 16: the count check reports it).
 @inline(__always)
 /// Reads `n` doubles for a key path of `expected` components. The count is
 /// checked first, so a wrong count never reads past the host's array.

@@ -79,12 +79,6 @@ extension Engine {
         s[o &+ 12] = m.r4.x; s[o &+ 13] = m.r4.y; s[o &+ 14] = m.r4.z; s[o &+ 15] = m.r4.w
     }
 
-    /// Copies the 16 doubles of a transform from one block to the other (same offset).
-    @inline(__always)
-    static func copyMatrix(from src: [Double], to dst: inout [Double], _ o: Int) {
-        store(matrix(src, o), &dst, o)
-    }
-
     /// True when the 16 doubles at `o` are the identity matrix.
     @inline(__always)
     static func isIdentity(_ b: [Double], _ o: Int) -> Bool {

@@ -103,6 +103,8 @@ struct InstanceStore {
     /// Emptied snapshot arrays of finished transitions, reused by the next one
     /// (so re-adding transitions in a warm scene does not allocate).
     var snapshotPool: [[SnapshotItem]] = []
+    /// Largest snapshot (in items) whose storage is kept for reuse.
+    static let pooledSnapshotCapacity = 4096
     /// Run-time data of keyframe animations, by instance slot (nil for others).
     var keyframes: [KeyframeRuntime?] = []
 
@@ -140,11 +142,14 @@ struct InstanceStore {
         keys[i] = ""
         curves[i] = .linear
         callbacks[i] = HostCallback()
-        if items[i].kind == .transition, extras[i].transition != nil {
-            var snap = extras[i].transition!.snapshot
-            extras[i].transition!.snapshot = []
+        if items[i].kind == .transition, var tr = extras[i].transition {
+            var snap = tr.snapshot
+            tr.snapshot = []
+            extras[i].transition = tr
             snap.removeAll(keepingCapacity: true)
-            if snapshotPool.count < 64 { snapshotPool.append(snap) }
+            // Small pictures are reused; one transition of a huge subtree does
+            // not keep its memory for the engine's lifetime.
+            if snapshotPool.count < 64 && snap.capacity <= InstanceStore.pooledSnapshotCapacity { snapshotPool.append(snap) }
         }
         keyframes[i] = nil
         if items[i].kind != .basic {

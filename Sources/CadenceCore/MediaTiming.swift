@@ -184,9 +184,15 @@ public struct ResolvedTiming: Sendable, Equatable {
     func wrap(_ t: Double) -> Double {
         guard timeOffset != 0 else { return t }
         guard activeDuration.isFinite else { return t }
-        // t mod D without a libm call: t - floor(t / D) * D, kept in [0, D).
-        var m = t - fastFloor(t / activeDuration) * activeDuration
-        if !(m >= 0) { m = 0 } else if m >= activeDuration { m -= activeDuration; if m >= activeDuration || m < 0 { m = 0 } }
+        return ResolvedTiming.wrap(t, activeDuration: activeDuration)
+    }
+
+    /// `t mod D` for a finite D, without a libm call: t - floor(t / D) * D, kept in [0, D).
+    /// (Shared with the simple track's inline sampler.)
+    @inline(__always)
+    static func wrap(_ t: Double, activeDuration dd: Double) -> Double {
+        var m = t - fastFloor(t / dd) * dd
+        if !(m >= 0) { m = 0 } else if m >= dd { m -= dd; if m >= dd || m < 0 { m = 0 } }
         return m
     }
 
@@ -196,8 +202,13 @@ public struct ResolvedTiming: Sendable, Equatable {
     /// whole-cycle rule.)
     @inline(__always)
     func cyclePosition(_ t: Double) -> (Double, Double, Double) {
-        let c = cycle
-        let d = simpleDuration
+        ResolvedTiming.cyclePosition(t, cycle: cycle, duration: simpleDuration, autoreverses: autoreverses)
+    }
+
+    /// `cyclePosition` from the flattened timing (shared with the simple
+    /// track's inline sampler, so both give bit-identical samples).
+    @inline(__always)
+    static func cyclePosition(_ t: Double, cycle c: Double, duration d: Double, autoreverses: Bool) -> (Double, Double, Double) {
         // One plain cycle (the common case): progress is t / d.
         if t < c && t > 0 && !autoreverses {
             return (0, t, t / d)

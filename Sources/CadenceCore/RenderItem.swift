@@ -73,7 +73,6 @@ func fsat(_ x: Double) -> Float {
     return Float(max(-3.4028234663852886e38, min(x, 3.4028234663852886e38)))
 }
 
-///
 /// Rounded first, then fixed up on the four floats (one vector instead of two
 /// double halves): the same result as clamping the doubles at ±FLT_MAX and
 /// rounding, since a double within range rounds within range, a double

@@ -35,9 +35,6 @@ struct SimpleAnim {
     static let finished: UInt8 = 16
     static let removedOnCompletion: UInt8 = 32
     static let visual: UInt8 = 64
-    /// Forward cycles only (no time offset, no autoreverse): progress is the
-    /// fractional part of (tp - begin) * speed / d.
-    static let plainCycles: UInt8 = 128
     // flags2
     /// The layer's time is global time (mirrors `LayerRecord.timeIdentity`).
     static let timeIdentity: UInt8 = 1
@@ -132,9 +129,6 @@ extension Engine {
         if it.finished { flags |= SimpleAnim.finished }
         if it.removedOnCompletion { flags |= SimpleAnim.removedOnCompletion }
         let t = it.timing
-        if t.timeOffset == 0 && !t.autoreverses {
-            flags |= SimpleAnim.plainCycles
-        }
         var flags2: UInt8 = layers[l].timeIdentity ? SimpleAnim.timeIdentity : 0
         if t.autoreverses { flags2 |= SimpleAnim.autoreverses }
         if t.timeOffset != 0 && t.activeDuration.isFinite { flags2 |= SimpleAnim.wraps }
@@ -172,7 +166,7 @@ extension Engine {
             var j = 0
             while j < count {
                 // Fields are read through the span in place (a copy of the
-                // 150-byte entry would be a memcpy per entry).
+                // 128-byte entry would be a memcpy per entry).
                 let a = (t - track[j].begin) * track[j].speed
                 let flags = track[j].flags
                 guard track[j].flags2 & SimpleAnim.timeIdentity != 0, a >= 0, a < track[j].activeDuration,
@@ -221,26 +215,9 @@ extension Engine {
     @inline(__always)
     static func activeSample(_ e: borrowing SimpleAnim, _ a: Double) -> TimingSample {
         var t = a + e.offset
-        if e.flags2 & SimpleAnim.wraps != 0 {
-            let dd = e.activeDuration
-            t -= fastFloor(t / dd) * dd
-            if !(t >= 0) || t >= dd { t = 0 }
-        }
-        var i = 0.0
-        var u = t
-        let c = e.cycle
-        if t >= c {
-            let q = ResolvedTiming.snap(t / c)
-            i = fastFloor(q)
-            u = t - i * c
-            if u < 0 { u = 0 } else if u > c { u = c }
-        } else if !(t > 0) {
-            u = 0
-        }
-        let d = e.duration
-        if e.flags2 & SimpleAnim.autoreverses != 0 && u > d { u = 2 * d - u }
-        var p = u / d
-        if !(p >= 0) { p = 0 } else if p > 1 { p = 1 }
+        if e.flags2 & SimpleAnim.wraps != 0 { t = ResolvedTiming.wrap(t, activeDuration: e.activeDuration) }
+        let (i, u, p) = ResolvedTiming.cyclePosition(t, cycle: e.cycle, duration: e.duration,
+                                                     autoreverses: e.flags2 & SimpleAnim.autoreverses != 0)
         return TimingSample(phase: .active, hasEffect: true, activeTime: a, iteration: i, cycleTime: u, progress: p)
     }
 

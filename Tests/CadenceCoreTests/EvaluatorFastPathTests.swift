@@ -103,4 +103,24 @@ struct EvaluatorFastPathTests {
             }
         }
     }
+
+    /// §3.3's iteration is floor(snap(t / c)): a time within 1e-12 (relative)
+    /// of a cycle boundary belongs to the next cycle. With autoreverses the
+    /// cycle is 2d, and just before its end the general sampler says
+    /// (iteration 1, cycle time 0, progress 0), i.e. exactly `from`. The simple
+    /// track (one from/to animation on the layer) must say the same, not a
+    /// mirrored progress of about 1e-13.
+    @Test func simpleTrackSnapsAtTheCycleEndLikeTheGeneralSampler() {
+        let d = 0.75
+        let t = 2 * d * (1 - 1e-13)           // within the snap of the cycle end 2d
+        var r = Rig()
+        let l = r.layer(["opacity": [1]])
+        r.add(l, r.basic("opacity", from: [0.25], to: [0.75], duration: d) { s in
+            s.timing.autoreverses = true
+            s.timing.repeatCount = .infinity
+        }, key: "pulse")
+        #expect(r.e.layers[r.e.layerIndex(l)!].simple >= 0, "the animation is on the simple track")
+        r.tick(t)
+        #expect(r.pres1(l, "opacity") == 0.25, "at \(t): \(r.pres1(l, "opacity"))")
+    }
 }

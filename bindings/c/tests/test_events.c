@@ -483,7 +483,30 @@ TEST(removed_before_begin_stops_without_start) {
   cad_engine_destroy(e);
 }
 
+TEST(misaligned_event_buffers_are_refused) {
+  cad_engine *e = t_engine();
+  cad_layer l = t_layer(e);
+  cad_anim a = t_basic1(e, "opacity", 0, 1, 0.1);
+  static double arena[64]; /* 8-aligned; +4 bytes is misaligned for cad_event */
+  cad_event *bad = (cad_event *)(void *)((char *)arena + 4); /* never dereferenced here */
+  cad_event ev[8];
+  int32_t got = -1;
+  int n;
+  t_tick(e, 0);
+  t_add(e, l, a, "blink");
+  t_tick(e, 1);
+  EXPECT_STATUS(cad_engine_poll_events(e, bad, 2, &got), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_STATUS(cad_engine_poll_event(e, bad), CAD_ERR_INVALID_ARGUMENT);
+  /* nothing was taken: both events are still queued */
+  n = t_drain(e, ev, 8);
+  ASSERT_INT_EQ(n, 2);
+  EXPECT_EVENT(&ev[0], CAD_EVENT_START, l, "blink", 0, 0, 0);
+  EXPECT_EVENT(&ev[1], CAD_EVENT_STOP, l, "blink", 1, 0, 0.1);
+  cad_engine_destroy(e);
+}
+
 TEST_LIST = {
+    TEST_ENTRY(misaligned_event_buffers_are_refused),
     TEST_ENTRY(start_then_stop_within_one_tick),
     TEST_ENTRY(start_when_active_time_begins),
     TEST_ENTRY(start_at_once_when_filled_backwards),
