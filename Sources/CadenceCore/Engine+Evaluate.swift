@@ -53,10 +53,12 @@ extension Engine {
         }
         let base = l &* LayerProperty.stride
         // Final transforms, and their identity flags from the value just stored.
-        if mask & LayerProperty.transform.bit != 0 {
+        // (Also when an instance decomposed a transform outside the mask: its
+        // write must never be lost.)
+        if mask & LayerProperty.transform.bit != 0 || accum.xf.decomposed {
             layers[l].presTransformIdentity = finishTransform(base &+ Engine.transformBase, &accum.xf)
         }
-        if mask & LayerProperty.sublayerTransform.bit != 0 {
+        if mask & LayerProperty.sublayerTransform.bit != 0 || accum.sxf.decomposed {
             layers[l].presSublayerIdentity = finishTransform(base &+ Engine.sublayerBase, &accum.sxf)
         }
         layers[l].presDirty = false
