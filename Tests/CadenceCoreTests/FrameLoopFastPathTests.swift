@@ -52,23 +52,52 @@ struct FrameLoopFastPathTests {
         }
     }
 
-    /// rotation.z over a non-identity model transform: the decomposition starts
-    /// from the model (scale 2, translation (5, 7)), not from last frame's value.
+    /// A virtual component animation whose value depends on the underlying one
+    /// (SEMANTICS.md §5.1 `by` only: underlying → underlying + by; §5.2 additive:
+    /// underlying + value) over a model that already has that component:
+    ///
+    ///     model = S(2, 3, 1) * Rz(0.2) * T(5, 7, 0)     (row vectors, §2.3)
+    ///
+    /// so rotation.z = 0.2 + 0.5·p at progress p, and the presentation is
+    ///
+    ///     [  2cosθ   2sinθ  0  0 ]
+    ///     [ -3sinθ   3cosθ  0  0 ]     θ = 0.2 + 0.5·p
+    ///     [  0       0      1  0 ]
+    ///     [  5       7      0  1 ]
+    ///
+    /// The decomposition must start from the model every frame: decomposing last
+    /// frame's value (still in the presentation block) would add the animation
+    /// on top of itself and the angle would accumulate from tick to tick.
     @Test("a virtual component animation decomposes the model transform each frame")
     func virtualOverModel() {
-        var r = Rig()
-        let model = Transform3D.scale(2, 2, 1) * Transform3D.translation(5, 7, 0)
-        let l = r.layer(["transform": model.elements])
-        r.add(l, r.basic("transform.rotation.z", from: [0], to: [1], duration: 1), key: "spin")
-        for t in [0.25, 0.5, 0.625] {
-            r.tick(t)
-            let a = t  // linear: angle = progress
-            let c = cos(a), s = sin(a)
-            let expected: [Double] = [2 * c, 2 * s, 0, 0, -2 * s, 2 * c, 0, 0, 0, 0, 1, 0, 5, 7, 0, 1]
-            #expect(near(r.pres(l, "transform"), expected, 1e-12), "t = \(t)")
+        func composed(_ theta: Double) -> [Double] {
+            let c = cos(theta), s = sin(theta)
+            return [2 * c, 2 * s, 0, 0, -3 * s, 3 * c, 0, 0, 0, 0, 1, 0, 5, 7, 0, 1]
         }
-        let idx = r.e.layerIndex(l)!
-        #expect(!r.e.layers[idx].presTransformIdentity)
+        func close(_ got: [Double], _ want: [Double]) -> Bool {
+            got.count == 16 && zip(got, want).allSatisfy { abs($0 - $1) <= 1e-12 * max(1, abs($1)) }
+        }
+        var r = Rig()
+        let byOnly = r.layer(["transform": composed(0.2)])
+        let additive = r.layer(["transform": composed(0.2)])
+        r.add(byOnly, r.basic("transform.rotation.z", by: [0.5], duration: 1), key: "spin")
+        var add = r.basic("transform.rotation.z", from: [0], to: [0.5], duration: 1)
+        try! add.setAdditive(true)
+        r.add(additive, add, key: "spin")
+        for t in [0.25, 0.5, 0.625, 0.875] {
+            r.tick(t)
+            let want = composed(0.2 + 0.5 * t)   // linear: progress = t
+            for (name, l) in [("by", byOnly), ("additive", additive)] {
+                let got = r.pres(l, "transform")
+                #expect(close(got, want), "\(name), t = \(t): \(got)")
+                #expect(abs(r.pres1(l, "transform.rotation.z") - (0.2 + 0.5 * t)) <= 1e-12, "\(name), t = \(t)")
+            }
+        }
+        for l in [byOnly, additive] {
+            let idx = r.e.layerIndex(l)!
+            #expect(!r.e.layers[idx].presTransformIdentity)
+            #expect(close(r.model(l, "transform"), composed(0.2)))   // the model is untouched
+        }
     }
 
     /// The identity flag comes from the value stored: a rotation of 0 over an

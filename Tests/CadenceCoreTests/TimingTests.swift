@@ -212,13 +212,14 @@ struct SimpleTrackAgreementTests {
     }
 
     /// SEMANTICS.md §3.2/§3.3 written out independently of the engine, for an
-    /// animation that begins at 0 with a positive speed and no repeatDuration:
-    /// the progress it shows at `tp`, or nil when it has no effect.
+    /// animation with a positive speed and no repeatDuration, on a root layer with
+    /// default timing (its parent time is global time): the progress it shows at
+    /// `tp`, or nil when it has no effect.
     static func referenceProgress(_ m: MediaTiming, at tp: Double) -> Double? {
         let d = m.duration, c = m.autoreverses ? 2 * d : d
         let n = m.repeatCount == 0 ? 1 : m.repeatCount
         let D = c * n
-        let a = tp * m.speed
+        let a = (tp - m.beginTime) * m.speed
         func mirrored(_ u: Double) -> Double {
             let v = m.autoreverses && u > d ? 2 * d - u : u
             return min(max(v / d, 0), 1)
@@ -229,6 +230,8 @@ struct SimpleTrackAgreementTests {
             let i = (t / c).rounded(.down)
             return mirrored(t - i * c)
         }
+        // Before: with backwards/both fill, the value at active time 0 with the
+        // offset applied (t = 0 + timeOffset, wrapped like any active time).
         if a < 0 { return m.fillMode == .backwards || m.fillMode == .both ? active(m.timeOffset) : nil }
         if a >= D {
             guard m.fillMode == .forwards || m.fillMode == .both else { return nil }
@@ -240,9 +243,16 @@ struct SimpleTrackAgreementTests {
         return active(a + m.timeOffset)
     }
 
+    /// opacity 0 → 0.5 over a model opacity of 1: the presentation is 0.5 · progress
+    /// while the animation has an effect (at most 0.5) and 1 when it has none, so
+    /// "no effect" cannot pass for progress 1. Half of the animations begin in the
+    /// future (an explicit beginTime is taken as given, §3.4), so samples fall in
+    /// the before phase, where only backwards/both fill shows the value at active
+    /// time 0.
     @Test("random timings, random times: presentation == from + (to - from) * progress (reference §3.3)")
     func agreement() {
         var rng = SplitMix64(state: 42)
+        var phases = (before: 0, beforeFilled: 0, active: 0, after: 0, noEffect: 0)
         for _ in 0..<300 {
             var r = Rig()
             let l = r.layer()
@@ -253,16 +263,33 @@ struct SimpleTrackAgreementTests {
             t.autoreverses = rng.unit() < 0.5
             t.repeatCount = [0, 1, 2.5, 3, .infinity][Int(rng.next() % 5)]
             t.fillMode = FillMode(rawValue: Int32(rng.next() % 4))!
-            var s = r.basic("opacity", from: [0], to: [1], duration: t.duration)
+            // 0: begins now (the engine's now is 0, §3.4); else 0.5 ..< 3.5 s ahead.
+            t.beginTime = rng.unit() < 0.5 ? 0 : 0.5 + rng.unit() * 3
+            var s = r.basic("opacity", from: [0], to: [0.5], duration: t.duration)
             s.timing = t
             s.removedOnCompletion = false
-            r.add(l, s)                                  // begins at 0 (engine now 0)
+            r.add(l, s)
             for _ in 0..<10 {
-                let now = r.e.now + rng.unit() * 4
+                let now = r.e.now + rng.unit() * 2
                 r.tick(now)
-                let expected = Self.referenceProgress(t, at: now) ?? 1   // model opacity is 1
+                let a = (now - t.beginTime) * t.speed
+                let progress = Self.referenceProgress(t, at: now)
+                if a < 0 {
+                    phases.before += 1
+                    if progress != nil { phases.beforeFilled += 1 }
+                } else if a >= t.duration * (t.autoreverses ? 2 : 1) * (t.repeatCount == 0 ? 1 : t.repeatCount) {
+                    phases.after += 1
+                } else {
+                    phases.active += 1
+                }
+                if progress == nil { phases.noEffect += 1 }
+                let expected = progress.map { 0.5 * $0 } ?? 1   // no effect: the model opacity, 1
                 #expect(near(r.pres1(l, "opacity"), expected, 1e-9), "timing \(t) at \(now)")
             }
         }
+        // Every branch of the reference was exercised, the before phase with and
+        // without a backwards fill.
+        #expect(phases.before > 50 && phases.beforeFilled > 20 && phases.before - phases.beforeFilled > 20, "\(phases)")
+        #expect(phases.active > 200 && phases.after > 200 && phases.noEffect > 50, "\(phases)")
     }
 }
