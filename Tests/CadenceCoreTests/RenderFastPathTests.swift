@@ -18,11 +18,18 @@ struct RenderFastPathTests: PlainMatrices {
     // (independent matrix and geometry helpers: `PlainMatrices` in TestSupport.swift)
 
 
-    /// Float32 rounding of the expected doubles: relative tolerance.
+    /// Float32 rounding of the expected doubles (~6e-8 relative), with room
+    /// for the engine's own double arithmetic: each element within 4e-7 of the
+    /// largest magnitude in its row of `w` (at least 1), so small terms such as
+    /// a perspective m34 = -1/400 and large translations are both held tightly.
     func expectWorld(_ it: RenderItem?, _ w: [Double], sourceLocation: SourceLocation = #_sourceLocation) {
         guard let it else { Issue.record("item missing", sourceLocation: sourceLocation); return }
         let got = it.worldElements.map(Double.init)
-        let ok = zip(got, w).allSatisfy { abs($0 - $1) <= 2e-5 * max(1, abs($1)) }
+        let ok = got.count == 16 && w.count == 16 && (0..<16).allSatisfy { i in
+            let row = i / 4 * 4
+            let scale = max(1, w[row..<row + 4].map(abs).max()!)
+            return abs(got[i] - w[i]) <= 4e-7 * scale
+        }
         #expect(ok, "\(got) vs \(w)", sourceLocation: sourceLocation)
     }
 
@@ -64,8 +71,9 @@ struct RenderFastPathTests: PlainMatrices {
         }
         for t in [0.25, 0.5, 0.75] {
             r.tick(t)
-            let p = r.pres(root, "position")
-            #expect(p != [100, 50])
+            // linear [100, 50] -> [300, 90] over 0...1 s
+            let p = [100 + 200 * t, 50 + 40 * t]
+            #expect(near(r.pres(root, "position"), p))
             // Rendered several times per tick: the first computes under a moved
             // parent (cached worlds marked stale), the next ones recompute the
             // stale layers once and then read the cache.
@@ -92,7 +100,9 @@ struct RenderFastPathTests: PlainMatrices {
         try r.e.addSublayer(c, l)
         r.add(p, r.basic("position.x", from: [40], to: [140], duration: 1))
         r.tick(0.5)
-        pg.position = r.pres(p, "position")
+        // linear x 40 -> 140 over 0...1 s: 90 at 0.5; y stays at the model 30
+        pg.position = [90, 30]
+        #expect(near(r.pres(p, "position"), pg.position))
         for _ in 0..<3 {
             let items = try render(&r, p)
             let wp = local(pg)
@@ -141,15 +151,19 @@ struct RenderFastPathTests: PlainMatrices {
         r.add(b, r.basic("position.y", from: [20], to: [60], duration: 1))
         r.tick(0.5)
         var items = try render(&r, top)
-        var wa = local(ag, position: r.pres(a, "position")), wb = local(bg, position: r.pres(b, "position"))
+        // linear a.y 50 -> 150 and b.y 20 -> 60 over 0...1 s, at 0.5
+        #expect(near(r.pres(a, "position"), [50, 100]) && near(r.pres(b, "position"), [200, 40]))
+        var wa = local(ag, position: [50, 100]), wb = local(bg, position: [200, 40])
         #expect(items.count == 4 && item(items, d) == nil)
         expectWorld(item(items, c), mul(local(leafG), wa))
         try r.e.set(layer: d, "hidden", [0])
         try r.e.removeFromSuperlayer(c)
         try r.e.addSublayer(b, c)
         r.tick(0.75)
-        wa = local(ag, position: r.pres(a, "position"))
-        wb = local(bg, position: r.pres(b, "position"))
+        // ... and at 0.75
+        #expect(near(r.pres(a, "position"), [50, 125]) && near(r.pres(b, "position"), [200, 50]))
+        wa = local(ag, position: [50, 125])
+        wb = local(bg, position: [200, 50])
         for _ in 0..<3 {
             items = try render(&r, top)
             #expect(items.count == 5)
@@ -184,7 +198,9 @@ struct RenderFastPathTests: PlainMatrices {
         r.add(l, t)
         r.tick(1.25)
         let items = try render(&r, p)
-        let wp = local(pg, position: r.pres(p, "position"))
+        // linear x 150 -> 250 over 0...4 s: 150 + 25 * 1.25 at 1.25
+        #expect(near(r.pres(p, "position"), [181.25, 150]))
+        let wp = local(pg, position: [181.25, 150])
         let wl = mul(local(lg), wp)
         // p = 0.25: the incoming picture is offset by -W (1 - p) = -75 in l's bounds space.
         let wIn = mul(T(-75, 0, 0), wl)
@@ -197,10 +213,12 @@ struct RenderFastPathTests: PlainMatrices {
         let outC = items.first { $0.layer == c && $0.flags & RenderItem.transitionOutgoing != 0 }
         expectWorld(outC, mul(local(cg), T(25, 0, 0), wl))
         r.tick(3)   // transition over: plain layers again, still under the moving parent
+        #expect(near(r.pres(p, "position"), [225, 150]))   // 150 + 25 * 3
+        let wp2 = local(pg, position: [225, 150])
         for _ in 0..<3 {
             let after = try render(&r, p)
             #expect(after.count == 3)
-            let wp2 = local(pg, position: r.pres(p, "position"))
+            expectWorld(item(after, p), wp2)
             expectWorld(item(after, c), mul(local(cg), local(lg), wp2))
             #expect(after.allSatisfy { $0.flags & (RenderItem.transitionIncoming | RenderItem.transitionClip) == 0 })
         }
