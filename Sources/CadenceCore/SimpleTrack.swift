@@ -216,8 +216,24 @@ extension Engine {
     static func activeSample(_ e: borrowing SimpleAnim, _ a: Double) -> TimingSample {
         var t = a + e.offset
         if e.flags2 & SimpleAnim.wraps != 0 { t = ResolvedTiming.wrap(t, activeDuration: e.activeDuration) }
-        let (i, u, p) = ResolvedTiming.cyclePosition(t, cycle: e.cycle, duration: e.duration,
-                                                     autoreverses: e.flags2 & SimpleAnim.autoreverses != 0)
+        let c = e.cycle
+        // The steady state of a repeating animation first (a later cycle): the
+        // same steps as `ResolvedTiming.cyclePosition`, written out here because
+        // the call costs the tick's hot loop ~60 instructions per entry in
+        // register spills. `simpleTrackSnapsAtTheCycleEndLikeTheGeneralSampler`
+        // and `SimpleTrackAgreementTests` keep the two in step.
+        guard t >= c && t > 0 && t.isFinite else {
+            let (i, u, p) = ResolvedTiming.cyclePosition(t, cycle: c, duration: e.duration,
+                                                         autoreverses: e.flags2 & SimpleAnim.autoreverses != 0)
+            return TimingSample(phase: .active, hasEffect: true, activeTime: a, iteration: i, cycleTime: u, progress: p)
+        }
+        let d = e.duration
+        let i = fastFloor(ResolvedTiming.snap(t / c))
+        var u = t - i * c
+        if u < 0 { u = 0 } else if u > c { u = c }
+        if e.flags2 & SimpleAnim.autoreverses != 0 && u > d { u = 2 * d - u }
+        var p = u / d
+        if !(p >= 0) { p = 0 } else if p > 1 { p = 1 }
         return TimingSample(phase: .active, hasEffect: true, activeTime: a, iteration: i, cycleTime: u, progress: p)
     }
 
