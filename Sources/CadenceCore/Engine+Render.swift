@@ -314,13 +314,27 @@ extension Engine {
                             let ty = p[1] - (p[7] + p[4] * p[9])
                             let tz = p[2]
                             let r4 = sat4(tx * r1 + ty * r2 + tz * r3 + r4w)
-                            // Assembled in registers, stored once.
-                            var item = cs[c]
-                            item.world = (w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w,
-                                          w3.x, w3.y, w3.z, w3.w, r4.x, r4.y, r4.z, r4.w)
-                            item.parent = parentOut
-                            item.worldOpacity = fo * item.opacity
-                            out[n] = item
+                            // Field by field, straight across: no staging of
+                            // the whole item through registers and the stack,
+                            // no memcpy call.
+                            out[n].layer = cs[c].layer
+                            out[n].parent = parentOut
+                            out[n].flags = cs[c].flags
+                            out[n].world = (w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w,
+                                            w3.x, w3.y, w3.z, w3.w, r4.x, r4.y, r4.z, r4.w)
+                            out[n].bounds = cs[c].bounds
+                            out[n].opacity = cs[c].opacity
+                            out[n].worldOpacity = fo * cs[c].opacity
+                            out[n].backgroundColor = cs[c].backgroundColor
+                            out[n].borderColor = cs[c].borderColor
+                            out[n].shadowColor = cs[c].shadowColor
+                            out[n].borderWidth = cs[c].borderWidth
+                            out[n].cornerRadius = cs[c].cornerRadius
+                            out[n].shadowOpacity = cs[c].shadowOpacity
+                            out[n].shadowRadius = cs[c].shadowRadius
+                            out[n].shadowOffset = cs[c].shadowOffset
+                            out[n].contentsRect = cs[c].contentsRect
+                            out[n].contents = cs[c].contents
                             // geomDirty stays as it is (the general path clears it when it
                             // next computes this layer); the cached world is now stale.
                             if !layers[c].worldStale { layers[c].worldStale = true }

@@ -149,6 +149,18 @@ public struct ResolvedTiming: Sendable, Equatable {
         return abs(q - r) <= 1e-12 * max(1, abs(q)) ? r : q
     }
 
+    /// `fastFloor(snap(q))` with one floor instead of two. When `q` snaps, the
+    /// result is the whole number `r`. Otherwise |q| < 5e11 (from 5e11 up every
+    /// value is within the snap of a whole number), where q + 0.5 rounds by at
+    /// most 3e-5, so r = floor(q + 0.5) is floor(q) or floor(q) + 1:
+    /// floor(q) = r when q >= r, else r - 1. NaN stays NaN.
+    @inline(__always)
+    static func snappedFloor(_ q: Double) -> Double {
+        let r = fastFloor(q + 0.5)
+        if abs(q - r) <= 1e-12 * max(1, abs(q)) { return r }
+        return q >= r ? r : r - 1
+    }
+
     /// Maps parent time `tp` to a sample (SEMANTICS.md §3.3).
     @inline(__always)
     public func sample(parentTime tp: Double) -> TimingSample {
@@ -218,7 +230,7 @@ public struct ResolvedTiming: Sendable, Equatable {
         if !(t > 0) || !t.isFinite {
             i = 0; u = 0
         } else {
-            i = fastFloor(ResolvedTiming.snap(t / c))
+            i = ResolvedTiming.snappedFloor(t / c)
             u = t - i * c
             if u < 0 { u = 0 } else if u > c { u = c }
         }
@@ -238,9 +250,14 @@ public struct ResolvedTiming: Sendable, Equatable {
 
 /// `x.rounded(.down)` without a libm call on baseline x86-64 (no SSE4.1):
 /// exact for every double (values of magnitude >= 2^52 are already whole).
+/// For |x| < 2^52, adding and subtracting 2^52 with x's sign rounds x to a
+/// nearest whole number r (exact arithmetic otherwise); floor is r, or r - 1
+/// when r > x. No integer conversion (whose range checks cost more than the
+/// arithmetic). Zero comes out as +0, like the integer round trip did.
 @inline(__always)
 func fastFloor(_ x: Double) -> Double {
     guard abs(x) < 4_503_599_627_370_496 else { return x }   // 2^52; NaN falls through
-    let i = Double(Int64(x))   // truncates toward zero
-    return i > x ? i - 1 : i
+    let m = x < 0 ? -4_503_599_627_370_496.0 : 4_503_599_627_370_496.0
+    let r = (x + m) - m
+    return r > x ? r - 1 : r
 }

@@ -175,7 +175,9 @@ extension Engine {
                     j &+= 1
                     continue
                 }
-                let s = Engine.activeSample(track[j], a)
+                let s = Engine.activeSample(a, offset: track[j].offset, cycle: track[j].cycle,
+                                            duration: track[j].duration, activeDuration: track[j].activeDuration,
+                                            flags2: track[j].flags2)
                 let p: Double
                 if flags & (SimpleAnim.linearCurve | SimpleAnim.spring) == SimpleAnim.linearCurve {
                     p = s.progress
@@ -212,26 +214,27 @@ extension Engine {
     }
 
     /// §3.3 inside the active duration (`0 <= a < activeDuration`), inline.
+    /// (Scalars, not the entry: a borrowed span element is copied to the
+    /// stack for the call, 128 bytes per entry.)
     @inline(__always)
-    static func activeSample(_ e: borrowing SimpleAnim, _ a: Double) -> TimingSample {
-        var t = a + e.offset
-        if e.flags2 & SimpleAnim.wraps != 0 { t = ResolvedTiming.wrap(t, activeDuration: e.activeDuration) }
-        let c = e.cycle
+    static func activeSample(_ a: Double, offset: Double, cycle c: Double, duration d: Double,
+                             activeDuration: Double, flags2: UInt8) -> TimingSample {
+        var t = a + offset
+        if flags2 & SimpleAnim.wraps != 0 { t = ResolvedTiming.wrap(t, activeDuration: activeDuration) }
         // The steady state of a repeating animation first (a later cycle): the
         // same steps as `ResolvedTiming.cyclePosition`, written out here because
         // the call costs the tick's hot loop ~60 instructions per entry in
         // register spills. `simpleTrackSnapsAtTheCycleEndLikeTheGeneralSampler`
         // and `SimpleTrackAgreementTests` keep the two in step.
         guard t >= c && t > 0 && t.isFinite else {
-            let (i, u, p) = ResolvedTiming.cyclePosition(t, cycle: c, duration: e.duration,
-                                                         autoreverses: e.flags2 & SimpleAnim.autoreverses != 0)
+            let (i, u, p) = ResolvedTiming.cyclePosition(t, cycle: c, duration: d,
+                                                         autoreverses: flags2 & SimpleAnim.autoreverses != 0)
             return TimingSample(phase: .active, hasEffect: true, activeTime: a, iteration: i, cycleTime: u, progress: p)
         }
-        let d = e.duration
-        let i = fastFloor(ResolvedTiming.snap(t / c))
+        let i = ResolvedTiming.snappedFloor(t / c)
         var u = t - i * c
         if u < 0 { u = 0 } else if u > c { u = c }
-        if e.flags2 & SimpleAnim.autoreverses != 0 && u > d { u = 2 * d - u }
+        if flags2 & SimpleAnim.autoreverses != 0 && u > d { u = 2 * d - u }
         var p = u / d
         if !(p >= 0) { p = 0 } else if p > 1 { p = 1 }
         return TimingSample(phase: .active, hasEffect: true, activeTime: a, iteration: i, cycleTime: u, progress: p)
@@ -294,7 +297,9 @@ extension Engine {
         let s: TimingSample
         let a = (tp - simpleAnims[j].begin) * simpleAnims[j].speed
         if a >= 0 && a < simpleAnims[j].activeDuration {
-            s = Engine.activeSample(simpleAnims[j], a)
+            s = Engine.activeSample(a, offset: simpleAnims[j].offset, cycle: simpleAnims[j].cycle,
+                                    duration: simpleAnims[j].duration, activeDuration: simpleAnims[j].activeDuration,
+                                    flags2: simpleAnims[j].flags2)
         } else {
             s = inst.items[Int(simpleAnims[j].instance)].timing.sample(parentTime: tp)
         }

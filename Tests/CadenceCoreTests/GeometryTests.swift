@@ -139,7 +139,7 @@ struct GeometryTests {
         #expect(try! r.e.sublayerIDs(of: a) == [d])
         expectStatus(.invalidHandle) { () throws(CadenceError) in _ = try r.e.superlayer(of: b) }
         // ids of another engine are rejected
-        var other = Engine(salt: 8)
+        let other = Engine(salt: 8)
         expectStatus(.invalidHandle) { () throws(CadenceError) in _ = try other.superlayer(of: a) }
         _ = try! other.createLayer()
     }

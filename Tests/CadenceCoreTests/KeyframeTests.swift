@@ -10,24 +10,6 @@ import Glibc
 import Darwin
 #endif
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a small seeded generator for reproducible cases.
-private struct CurvesSplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ a: Double, _ b: Double) -> Double {
-        a + (b - a) * Double(next() >> 11) * 0x1p-53
-    }
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
-    }
-}
-
 /// The track's value at overall progress p (locate, then value).
 private func trackValue(_ track: KeyframeTrack, _ p: Double) -> [Double] {
     var out = [Double](repeating: .nan, count: track.components)
@@ -43,7 +25,7 @@ private func keyframeDistance(_ a: [Double], _ b: [Double]) -> Double {
 private func valueRow(_ values: [Double], _ j: Int, _ d: Int) -> [Double] { Array(values[(j * d)..<((j + 1) * d)]) }
 
 /// Random strictly increasing key times from 0 to 1.
-private func randomKeyTimes(_ count: Int, _ rng: inout CurvesSplitMix64) -> [Double] {
+private func randomKeyTimes(_ count: Int, _ rng: inout SplitMix64) -> [Double] {
     var gaps = (0..<(count - 1)).map { _ in rng.uniform(0.05, 1) }
     let total = gaps.reduce(0, +)
     gaps = gaps.map { $0 / total }
@@ -95,7 +77,7 @@ private func catmullRomLength(_ values: [Double], _ d: Int, _ n: Int, _ j: Int, 
 
     @Test(arguments: [CalculationMode.linear, .cubic, .discrete])
     func everyValueIsHitAtItsKeyTime(mode: CalculationMode) throws {
-        var rng = CurvesSplitMix64(state: 0xC0FFEE &+ UInt64(mode.rawValue))
+        var rng = SplitMix64(state: 0xC0FFEE &+ UInt64(mode.rawValue))
         for _ in 0..<200 {
             let n = rng.int(2...9), d = rng.int(1...4)
             let values = (0..<(n * d)).map { _ in rng.uniform(-100, 100) }
@@ -119,7 +101,7 @@ private func catmullRomLength(_ values: [Double], _ d: Int, _ n: Int, _ j: Int, 
     }
 
     @Test func pacedHitsEveryValueAtThePacedKeyTimesWithConstantSpeed() throws {
-        var rng = CurvesSplitMix64(state: 0xBEEF)
+        var rng = SplitMix64(state: 0xBEEF)
         for _ in 0..<100 {
             let n = rng.int(2...8), d = rng.int(1...3)
             let values = (0..<(n * d)).map { _ in rng.uniform(-10, 10) }
@@ -211,7 +193,7 @@ private func catmullRomLength(_ values: [Double], _ d: Int, _ n: Int, _ j: Int, 
     }
 
     @Test func cubicPacedMovesAtConstantSpeedAndHitsEveryValue() throws {
-        var rng = CurvesSplitMix64(state: 0xFACE)
+        var rng = SplitMix64(state: 0xFACE)
         for trial in 0..<12 {
             let n = rng.int(3...6), d = rng.int(1...3)
             var values = (0..<(n * d)).map { _ in rng.uniform(-10, 10) }

@@ -10,21 +10,6 @@ import Glibc
 import Darwin
 #endif
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a small seeded generator for reproducible cases.
-private struct CurvesSplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ a: Double, _ b: Double) -> Double {
-        a + (b - a) * Double(next() >> 11) * 0x1p-53
-    }
-}
-
 /// A cubic Bézier written out: B(t) = (1−t)³P0 + 3(1−t)²t C1 + 3(1−t)t² C2 + t³ P3.
 private struct ReferenceCubic {
     var p0: (Double, Double), c1: (Double, Double), c2: (Double, Double), p3: (Double, Double)
@@ -135,7 +120,7 @@ private func angleGap(_ a: Double, _ b: Double) -> Double {
     // MARK: Curves: arc length and constant speed
 
     @Test func cubicLengthMatchesBruteForceIntegration() throws {
-        var rng = CurvesSplitMix64(state: 0xA11CE)
+        var rng = SplitMix64(state: 0xA11CE)
         for _ in 0..<4 {
             let c = ReferenceCubic(p0: (rng.uniform(-100, 100), rng.uniform(-100, 100)),
                           c1: (rng.uniform(-100, 100), rng.uniform(-100, 100)),
@@ -183,7 +168,7 @@ private func angleGap(_ a: Double, _ b: Double) -> Double {
             }
             // Equal steps in progress are equal steps in arc length.
             let delta = 1e-3
-            var rng = CurvesSplitMix64(state: 77)
+            var rng = SplitMix64(state: 77)
             for _ in 0..<5 {
                 let p = rng.uniform(0, 1 - delta)
                 let a = path.sample(p), b = path.sample(p + delta)

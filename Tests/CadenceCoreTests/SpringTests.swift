@@ -10,22 +10,6 @@ import Glibc
 import Darwin
 #endif
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a small seeded generator for reproducible cases.
-private struct CurvesSplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [a, b).
-    mutating func uniform(_ a: Double, _ b: Double) -> Double {
-        a + (b - a) * Double(next() >> 11) * 0x1p-53
-    }
-}
-
 @Suite struct SpringTests {
     // MARK: Closed forms
 
@@ -91,7 +75,7 @@ private struct CurvesSplitMix64 {
 
     /// Random springs over all three regimes (ζ from 0 to 20).
     private func randomSprings(count: Int, seed: UInt64) -> [Spring] {
-        var rng = CurvesSplitMix64(state: seed)
+        var rng = SplitMix64(state: seed)
         var springs: [Spring] = []
         while springs.count < count {
             let m = exp(rng.uniform(log(0.1), log(10)))
@@ -112,7 +96,7 @@ private struct CurvesSplitMix64 {
     }
 
     @Test func displacementSolvesTheODE() {
-        var rng = CurvesSplitMix64(state: 0x5EED_0001)
+        var rng = SplitMix64(state: 0x5EED_0001)
         for spring in randomSprings(count: 200, seed: 42) {
             let w0 = sqrt(spring.stiffness / spring.mass)
             // The fastest rate is below ω0 + c/m (the roots sum to −c/m when real).

@@ -132,3 +132,31 @@ struct RenderGeo {
     var transform: [Double]? = nil
     var sublayerTransform: [Double]? = nil
 }
+
+/// SplitMix64 (Steele, Lea, Flood 2014): the tests' one seeded generator for
+/// reproducible random cases.
+struct SplitMix64 {
+    var state: UInt64
+    init(state: UInt64) { self.state = state }
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+    /// Uniform in [a, b).
+    mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * unit() }
+    mutating func int(_ range: ClosedRange<Int>) -> Int {
+        range.lowerBound + Int(next() % UInt64(range.count))
+    }
+    /// A double with a random sign, exponent in [-60, 70] and mantissa.
+    mutating func anyMagnitude() -> Double {
+        let e = Int(next() % 131) - 60
+        let v = Double(sign: .plus, exponent: e, significand: 1 + unit())
+        return next() & 1 == 0 ? v : -v
+    }
+}

@@ -199,17 +199,6 @@ struct TimingTests {
 
 @Suite("The simple track agrees with the general timing model")
 struct SimpleTrackAgreementTests {
-    struct SplitMix64 {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    }
 
     /// SEMANTICS.md §3.2/§3.3 written out independently of the engine, for an
     /// animation with a positive speed and no repeatDuration, on a root layer with

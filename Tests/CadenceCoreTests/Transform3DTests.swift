@@ -11,23 +11,6 @@ import Darwin
 
 // MARK: - Independent reference helpers (deliberately not using the code under test)
 
-/// Tiny deterministic PRNG (SplitMix64).
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [lo, hi).
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
-        lo + (hi - lo) * (Double(next() >> 11) * 0x1.0p-53)
-    }
-}
-
 /// Plain 4x4 matrix as a [[Double]] (row-major, CA element order), built by hand in tests.
 private typealias M4 = [[Double]]
 
