@@ -163,7 +163,7 @@ extension Engine {
             let parent = scratchSnapParents.removeLast()
             let l = Int(x)
             if isHiddenNow(l) || notYetBegun(l) { continue }
-            var item = cache[l]
+            var item = RenderItem(cache[l], world: cacheWorld[l])
             item.layer = layerID(l)
             item.flags |= RenderItem.transitionOutgoing
             let idx = Int32(out.count)
@@ -294,7 +294,7 @@ extension Engine {
                 if parentSublayerIdentity && !incoming && isFastLeaf(Int(subs[k])) {
                     var presL: [Double] = []
                     swap(&presL, &pres)
-                    var cacheL: [RenderItem] = []
+                    var cacheL: [CachedItem] = []
                     swap(&cacheL, &cache)
                     do {
                         let ps = presL.span
@@ -448,16 +448,15 @@ extension Engine {
                 if !layers[l].worldStale { layers[l].worldStale = true }
             } else {
                 layers[l].geomDirty = false
-                cache[l].world = world
+                cacheWorld[l] = world
                 layers[l].worldStale = false
                 if hasChildren { worldD[l] = w }
             }
-            // Read after the world is computed, so the 200-byte copy goes
-            // from the cache to the output without living across the product.
-            item = cache[l]
-            item.world = world
+            // Read after the world is computed, so the copy goes from the
+            // cache to the output without living across the product.
+            item = RenderItem(cache[l], world: world)
         } else {
-            item = cache[l]
+            item = RenderItem(cache[l], world: cacheWorld[l])
             if hasChildren { frame.world = worldD[l] }
         }
         item.parent = parentOut
@@ -488,7 +487,7 @@ extension Engine {
         var w = Transform3D.identity
         if recompute {
             w = worldMatrix(l, parentWorld: parentWorld)
-            cache[l].world = w.float16
+            cacheWorld[l] = w.float16
             layers[l].geomDirty = false
             layers[l].worldStale = false
             if hasChildren { worldD[l] = w }
@@ -537,7 +536,7 @@ extension Engine {
             childFlags |= TraversalEntry.parentRecomputed | TraversalEntry.incoming
         }
         // Assembled in a local and stored once (not field by field through the span).
-        var item = cache[l]
+        var item = RenderItem(cache[l], world: cacheWorld[l])
         item.layer = layerID(l)
         item.parent = itemParent
         if extraFlags != 0 { item.flags |= extraFlags }

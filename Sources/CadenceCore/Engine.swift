@@ -105,8 +105,11 @@ public final class Engine {
     var pres: [Double] = []
     var modelContents: [UInt64] = []
     var presContents: [UInt64] = []
-    /// Cached render items (visual fields and last world matrix) per layer.
-    var cache: [RenderItem] = []
+    /// Cached render-item fields from each layer's own presentation values.
+    var cache: [CachedItem] = []
+    /// The last world matrix written for each layer (valid unless `geomDirty`
+    /// or `worldStale`).
+    var cacheWorld: [RenderItem.Float16] = []
     /// Double-precision world matrices, kept for layers with sublayers.
     var worldD: [Transform3D] = []
     var worldOpacity: [Double] = []
@@ -201,7 +204,8 @@ public final class Engine {
             pres.append(contentsOf: LayerProperty.defaultBlock)
             modelContents.append(0)
             presContents.append(0)
-            cache.append(RenderItem())
+            cache.append(CachedItem())
+            cacheWorld.append((1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1))
             worldD.append(.identity)
             worldOpacity.append(1)
             actions.append([])

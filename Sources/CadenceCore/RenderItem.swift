@@ -64,6 +64,52 @@ public struct RenderItem: Sendable {
     }
 }
 
+/// The render cache's entry for one layer: the render-item fields that come
+/// from the layer's own presentation values, in 128 bytes (the world matrix,
+/// parent and world opacity, which the render list writes per frame, are not
+/// here; the last world is `Engine.cacheWorld`). The translated-leaf fast
+/// path streams through these, so every byte counts.
+struct CachedItem {
+    var layer: UInt64 = 0
+    var flags: Int32 = 0
+    var opacity: Float = 1
+    var bounds: RenderItem.Float4 = (0, 0, 0, 0)
+    var backgroundColor: RenderItem.Float4 = (0, 0, 0, 0)
+    var borderColor: RenderItem.Float4 = (0, 0, 0, 1)
+    var shadowColor: RenderItem.Float4 = (0, 0, 0, 1)
+    var borderWidth: Float = 0
+    var cornerRadius: Float = 0
+    var shadowOpacity: Float = 0
+    var shadowRadius: Float = 3
+    var shadowOffset: (Float, Float) = (0, -3)
+    var contentsRect: RenderItem.Float4 = (0, 0, 1, 1)
+    var contents: UInt64 = 0
+}
+
+extension RenderItem {
+    /// The item of a cached entry with its world matrix (parent -1, world
+    /// opacity 1 until the caller sets them).
+    @inline(__always)
+    init(_ c: CachedItem, world: Float16) {
+        self.init()
+        layer = c.layer
+        flags = c.flags
+        self.world = world
+        bounds = c.bounds
+        opacity = c.opacity
+        backgroundColor = c.backgroundColor
+        borderColor = c.borderColor
+        shadowColor = c.shadowColor
+        borderWidth = c.borderWidth
+        cornerRadius = c.cornerRadius
+        shadowOpacity = c.shadowOpacity
+        shadowRadius = c.shadowRadius
+        shadowOffset = c.shadowOffset
+        contentsRect = c.contentsRect
+        contents = c.contents
+    }
+}
+
 /// Double to float32 for the render list: NaN becomes 0, magnitudes beyond
 /// float's range saturate at ±FLT_MAX (never ±inf), so a host never reads a
 /// non-finite value even for model values near 1e300.
