@@ -297,9 +297,7 @@ extension Engine {
     @inline(__always)
     func writeComposed(_ l: Int, _ access: KeyPathAccess, _ value: ValueBuffer, underlying u: ValueBuffer, _ acc: inout LayerAccum) {
         var v = value
-        for k in 0..<v.count where !v[k].isFinite {
-            v[k] = v[k].isNaN ? u[k] : (v[k] > 0 ? Double.greatestFiniteMagnitude : -Double.greatestFiniteMagnitude)
-        }
+        for k in 0..<v.count where !v[k].isFinite { v[k] = settled(v[k], nan: u[k]) }
         let base = l * LayerProperty.stride
         switch access {
         case let .block(off, c):
@@ -440,11 +438,7 @@ extension Engine {
                 let a = inst.values[vb + k]
                 let b = inst.values[vb + c + k]
                 let v = a + (b - a) * e
-                if v.isFinite {
-                    pres[base + k] = v
-                } else if !v.isNaN {
-                    pres[base + k] = v > 0 ? Double.greatestFiniteMagnitude : -Double.greatestFiniteMagnitude
-                }
+                if !v.isNaN { pres[base + k] = settled(v, nan: v) }
             }
             return
         }
@@ -535,9 +529,7 @@ extension Engine {
     @inline(__always)
     static func writeScalar(_ value: Double, _ comp: VirtualComponent, _ c: inout TransformComponents) {
         var v = value
-        if !v.isFinite {
-            v = v.isNaN ? comp.read4(c).x : (v > 0 ? Double.greatestFiniteMagnitude : -Double.greatestFiniteMagnitude)
-        }
+        if !v.isFinite { v = settled(v, nan: comp.read4(c).x) }
         comp.write4(SIMD4(v, 0, 0, 0), into: &c)
     }
 
@@ -548,11 +540,7 @@ extension Engine {
         var s = block.mutableSpan
         for k in 0..<min(n, 4) {
             let x = v[k]
-            if x.isFinite {
-                s[o &+ k] = x
-            } else if !x.isNaN {
-                s[o &+ k] = x > 0 ? Double.greatestFiniteMagnitude : -Double.greatestFiniteMagnitude
-            }
+            if !x.isNaN { s[o &+ k] = settled(x, nan: x) }
         }
     }
 
@@ -578,9 +566,7 @@ extension Engine {
     @inline(__always)
     func write4(_ l: Int, _ access: KeyPathAccess, _ value: SIMD4<Double>, underlying u: SIMD4<Double>, _ n: Int, _ acc: inout LayerAccum) {
         var v = value
-        for k in 0..<n where !v[k].isFinite {
-            v[k] = v[k].isNaN ? u[k] : (v[k] > 0 ? Double.greatestFiniteMagnitude : -Double.greatestFiniteMagnitude)
-        }
+        for k in 0..<n where !v[k].isFinite { v[k] = settled(v[k], nan: u[k]) }
         switch access {
         case let .block(off, c):
             let b = l &* LayerProperty.stride &+ off

@@ -422,7 +422,7 @@ public final class Engine {
         }
         let r = d < 0 ? g : localTime(d, global: g)
         // Finite inputs give a finite time (huge speeds saturate).
-        return r.isFinite ? r : (r.isNaN ? 0 : (r > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude))
+        return settled(r, nan: 0)
     }
 }
 

@@ -188,12 +188,21 @@ extension Engine {
                 var v = from + (track[j].to - from) * p
                 let base = track[j].presBase
                 let c = Int(track[j].count)
-                for k in 0..<c {
-                    let x = v[k]
-                    if !x.isFinite {
-                        v[k] = x.isNaN ? model[base &+ k] : (x > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude)
+                // All four lanes finite (x - x is 0 for a finite x, NaN for NaN
+                // and ±inf; unused lanes are 0): one vector test, the per-lane
+                // rule only when it fails.
+                if !all((v - v) .== SIMD4<Double>.zero) {
+                    for k in 0..<c { v[k] = settled(v[k], nan: model[base &+ k]) }
+                }
+                if c > 0 {
+                    out[base] = v[0]
+                    if c > 1 {
+                        out[base &+ 1] = v[1]
+                        if c > 2 {
+                            out[base &+ 2] = v[2]
+                            if c > 3 { out[base &+ 3] = v[3] }
+                        }
                     }
-                    out[base &+ k] = v[k]
                 }
                 if flags & SimpleAnim.visual != 0 { simpleVisual(track[j], j, v) }
                 j &+= 1
@@ -320,10 +329,7 @@ extension Engine {
             let from = simpleAnims[j].from
             v = from + (simpleAnims[j].to - from) * e
             for k in 0..<c {
-                let x = v[k]
-                if !x.isFinite {
-                    v[k] = x.isNaN ? model[base &+ k] : (x > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude)
-                }
+                v[k] = settled(v[k], nan: model[base &+ k])
                 out[base &+ k] = v[k]
             }
         } else {

@@ -71,9 +71,7 @@ public struct ValueBuffer: Sendable, Equatable {
     /// presentation API returns when a derived value overflows).
     var saturated: ValueBuffer {
         var v = self
-        for i in 0..<count where !v.storage[i].isFinite {
-            v.storage[i] = v.storage[i].isNaN ? 0 : (v.storage[i] > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude)
-        }
+        for i in 0..<count { v.storage[i] = settled(v.storage[i], nan: 0) }
         return v
     }
 
@@ -106,4 +104,13 @@ extension SIMD16 where Scalar == Double {
     static func lerp(_ a: SIMD16<Double>, _ b: SIMD16<Double>, _ t: Double) -> SIMD16<Double> {
         a + (b - a) * t
     }
+}
+
+/// The rule for a non-finite computed value (SEMANTICS.md): ±inf saturates at
+/// ±DBL_MAX, NaN takes `nan` (the underlying or model value, or 0). A finite
+/// value passes unchanged.
+@inline(__always)
+func settled(_ x: Double, nan: Double) -> Double {
+    if x.isFinite { return x }
+    return x.isNaN ? nan : (x > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude)
 }

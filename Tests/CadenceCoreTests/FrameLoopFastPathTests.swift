@@ -164,4 +164,37 @@ struct FrameLoopFastPathTests {
         r.tick(1.5)  // after the end (removed on completion) the model shows
         #expect(r.pres(l, "position") == [7, 8])
     }
+
+    /// The simple track's steady-state loop (pass 1) with interpolated values
+    /// that overflow: (to - from) = ±inf, so p = 0.25 gives ±inf (saturates at
+    /// ±DBL_MAX) and p = 0 at the start of the second cycle gives inf * 0 = NaN
+    /// (keeps the model value), lane by lane.
+    @Test("simple track: ±inf saturates, NaN keeps the model value, per lane")
+    func simpleTrackNonFinite() {
+        var r = Rig()
+        let l = r.layer(["position": [7, 9]])
+        r.add(l, r.basic("position", from: [-1e308, 1e308], to: [1e308, -1e308], duration: 1) { s in
+            s.timing.repeatCount = 2
+        })
+        r.tick(0)
+        #expect(r.e.layers[r.e.layerIndex(l)!].simple >= 0, "on the simple track")
+        r.tick(0.25)
+        #expect(r.pres(l, "position") == [.greatestFiniteMagnitude, -.greatestFiniteMagnitude])
+        r.tick(1.0)
+        #expect(r.pres(l, "position") == [7, 9])
+        r.tick(1.5)
+        #expect(r.pres(l, "position") == [.greatestFiniteMagnitude, -.greatestFiniteMagnitude])
+        // A finite lane next to a non-finite one is written as computed.
+        let m = r.layer(["position": [7, 9]])
+        r.add(m, r.basic("position", from: [-1e308, 2], to: [1e308, 6], duration: 1) { s in
+            s.timing.repeatCount = 2
+        })
+        // (added at the engine's time 1.5: it begins there)
+        r.tick(2.0)       // m starts (slow path), p = 0.5
+        #expect(r.pres(m, "position") == [.greatestFiniteMagnitude, 4])
+        r.tick(2.5)       // m: second cycle, p = 0
+        #expect(r.pres(m, "position") == [7, 2])
+        r.tick(2.75)
+        #expect(r.pres(m, "position") == [.greatestFiniteMagnitude, 3])
+    }
 }
