@@ -682,8 +682,9 @@ extension Engine {
         now = t
         tickCount &+= 1
         scratchRemove.removeAll(keepingCapacity: true)
-        // Plain from/to animations: one tight pass over a flat array.
-        evaluateSimpleTrack(events: true)
+        // Plain from/to animations: one tight pass over a flat array (or, for
+        // a quiet track, deferred to the first read: `tickSimpleTrack`).
+        tickSimpleTrack()
         // Everything else, layer by layer in add order.
         var k = 0
         while k < animatedLayers.count {
@@ -694,7 +695,7 @@ extension Engine {
             let i = Int(x)
             if inst.items[i].alive && inst.items[i].group < 0 { removeInstance(i, reason: .finished) }
         }
-        ensureAllPresentations()
+        ensureDirtyPresentations()
         for x in newLayers where Int(x) < layers.count { layerCold[Int(x)].isNew = false }
         newLayers.removeAll(keepingCapacity: true)
         events.deliver()

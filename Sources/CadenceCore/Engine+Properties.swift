@@ -282,10 +282,20 @@ extension Engine {
     /// Recomputes a layer's presentation if something changed since the last evaluation.
     @inline(__always)
     func ensurePresentation(_ l: Int) {
+        if simplePending && layers[l].simple >= 0 { flushSimpleTrack() }
         if layers[l].presDirty { evaluateLayer(l, events: false) }
     }
 
+    /// Every presentation value current: a deferred simple-track pass, then
+    /// the dirty layers (whose values override the pass's).
     func ensureAllPresentations() {
+        flushSimpleTrack()
+        ensureDirtyPresentations()
+    }
+
+    /// The dirty-layer queue only; a deferred simple-track pass stays pending
+    /// (the tick's end, and the render list, which runs it inline).
+    func ensureDirtyPresentations() {
         var k = 0
         while k < dirtyLayers.count {
             let l = Int(dirtyLayers[k])

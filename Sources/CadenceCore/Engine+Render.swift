@@ -211,7 +211,9 @@ extension Engine {
     /// Items the render list of `root` needs (exact).
     public func renderListCount(root rootID: UInt64) throws(CadenceError) -> Int {
         let r = try requireLayer(rootID, "root")
-        ensureAllPresentations()
+        // The count reads hidden flags and timing, never a simple-track value
+        // (a visual entry keeps the track from being deferred).
+        ensureDirtyPresentations()
         return countItems(r)
     }
 
@@ -238,7 +240,13 @@ extension Engine {
     /// when `out` is too short.
     public func renderList(root rootID: UInt64, into out: inout MutableSpan<RenderItem>) throws(CadenceError) -> Int {
         let r = try requireLayer(rootID, "root")
-        ensureAllPresentations()
+        // A deferred simple-track pass runs inline as the traversal reaches
+        // each layer (`emitLayer`, the translated-leaf run); entries it does
+        // not reach are done at the end. The root's ancestors are read from
+        // scratch, so with ancestors the pass runs first.
+        if layers[r].parent >= 0 { flushSimpleTrack() }
+        ensureDirtyPresentations()
+        simpleFused = 0
         if out.count < liveLayerCount + transitionItemBound {
             let needed = countItems(r)
             if needed > out.count {
@@ -286,63 +294,9 @@ extension Engine {
             let incoming = f.childFlags & TraversalEntry.incoming != 0
             let fo = Float(f.opacity)
             while k < subs.count {
-                // Fast path: a run of visible leaves with identity transforms
-                // under a parent without sublayerTransform: each world is a
-                // translation of the parent's, computed directly into the
-                // output. The presentation block and the render cache are moved
-                // out of the engine for the run (O(1)) and read through spans.
+                // Fast path: a run of translated leaves (`emitLeafRun`).
                 if parentSublayerIdentity && !incoming && isFastLeaf(Int(subs[k])) {
-                    var presL: [Double] = []
-                    swap(&presL, &pres)
-                    var cacheL: [CachedItem] = []
-                    swap(&cacheL, &cache)
-                    do {
-                        let ps = presL.span
-                        let cs = cacheL.span
-                        let r1 = f.world.r1, r2 = f.world.r2, r3 = f.world.r3, r4w = f.world.r4
-                        let parentOut = f.outIndex
-                        while k < subs.count {
-                            let c = Int(subs[k])
-                            guard isFastLeaf(c) else { break }
-                            k += 1
-                            if layers[c].presHidden { continue }
-                            // One range check for the ten values read (position,
-                            // anchorPoint, bounds), not one per index.
-                            let b = c &* LayerProperty.stride
-                            let p = ps.extracting(b ..< b &+ 10)
-                            let tx = p[0] - (p[6] + p[3] * p[8])
-                            let ty = p[1] - (p[7] + p[4] * p[9])
-                            let tz = p[2]
-                            let r4 = sat4(tx * r1 + ty * r2 + tz * r3 + r4w)
-                            // Field by field, straight across: no staging of
-                            // the whole item through registers and the stack,
-                            // no memcpy call.
-                            out[n].layer = cs[c].layer
-                            out[n].parent = parentOut
-                            out[n].flags = cs[c].flags
-                            out[n].world = (w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w,
-                                            w3.x, w3.y, w3.z, w3.w, r4.x, r4.y, r4.z, r4.w)
-                            out[n].bounds = cs[c].bounds
-                            out[n].opacity = cs[c].opacity
-                            out[n].worldOpacity = fo * cs[c].opacity
-                            out[n].backgroundColor = cs[c].backgroundColor
-                            out[n].borderColor = cs[c].borderColor
-                            out[n].shadowColor = cs[c].shadowColor
-                            out[n].borderWidth = cs[c].borderWidth
-                            out[n].cornerRadius = cs[c].cornerRadius
-                            out[n].shadowOpacity = cs[c].shadowOpacity
-                            out[n].shadowRadius = cs[c].shadowRadius
-                            out[n].shadowOffset = cs[c].shadowOffset
-                            out[n].contentsRect = cs[c].contentsRect
-                            out[n].contents = cs[c].contents
-                            // geomDirty stays as it is (the general path clears it when it
-                            // next computes this layer); the cached world is now stale.
-                            if !layers[c].worldStale { layers[c].worldStale = true }
-                            n &+= 1
-                        }
-                    }
-                    swap(&presL, &pres)
-                    swap(&cacheL, &cache)
+                    emitLeafRun(subs, &k, f, w1, w2, w3, fo, &out, &n)
                     if k >= subs.count { break }
                 }
                 let c = Int(subs[k])
@@ -362,7 +316,106 @@ extension Engine {
             }
         }
         scratchFrames = frames
+        if simplePending {
+            if simpleFused == simpleAnims.count { simplePending = false } else { flushSimpleTrack() }
+        }
         return n
+    }
+
+    /// A deferred simple-track entry of layer `l` evaluated before the render
+    /// list reads the layer (see `renderList`).
+    @inline(never)
+    func evaluatePendingEntry(_ l: Int) {
+        let j = Int(layers[l].simple)
+        guard j >= 0 && j < simpleAnims.count else { return }
+        var block: [Double] = []
+        swap(&block, &pres)
+        var anims: [SimpleAnim] = []
+        swap(&anims, &simpleAnims)
+        do {
+            var out = block.mutableSpan
+            if passOne(anims.span, j, now, &out, visual: false) { simpleFused &+= 1 }
+        }
+        swap(&anims, &simpleAnims)
+        swap(&block, &pres)
+    }
+
+    /// The render list's fast path for a run of translated leaves (see
+    /// `renderList`): visible leaves with identity transforms under a parent
+    /// without sublayerTransform, each world a translation of the parent's,
+    /// computed directly into the output; a deferred simple-track entry is
+    /// evaluated as its leaf is reached. The presentation block, the render
+    /// cache and the track are moved out of the engine for the run (O(1)) and
+    /// read through spans. Advances `k` past the run.
+    @inline(never)
+    func emitLeafRun(_ subs: [Int32], _ k: inout Int, _ f: RenderFrame, _ w1: SIMD4<Float>, _ w2: SIMD4<Float>,
+                     _ w3: SIMD4<Float>, _ fo: Float, _ out: inout MutableSpan<RenderItem>, _ n: inout Int) {
+        var presL: [Double] = []
+        swap(&presL, &pres)
+        var cacheL: [CachedItem] = []
+        swap(&cacheL, &cache)
+        var animsL: [SimpleAnim] = []
+        swap(&animsL, &simpleAnims)
+        let pending = simplePending
+        let t = now
+        do {
+            var ps = presL.mutableSpan
+            let cs = cacheL.span
+            let track = animsL.span
+            let r1 = f.world.r1, r2 = f.world.r2, r3 = f.world.r3, r4w = f.world.r4
+            let parentOut = f.outIndex
+            while k < subs.count {
+                let c = Int(subs[k])
+                guard isFastLeaf(c) else { break }
+                k += 1
+                if layers[c].presHidden { continue }
+                // A deferred simple-track entry: evaluated here,
+                // its line of the block is about to be read anyway.
+                if pending {
+                    let j = Int(layers[c].simple)
+                    if j >= 0 && j < track.count && passOne(track, j, t, &ps, visual: false) { simpleFused &+= 1 }
+                }
+                // One range check for the ten values read (position,
+                // anchorPoint, bounds), not one per index.
+                let b = c &* LayerProperty.stride
+                let tx: Double, ty: Double, tz: Double
+                do {
+                    let p = ps.span.extracting(b ..< b &+ 10)
+                    tx = p[0] - (p[6] + p[3] * p[8])
+                    ty = p[1] - (p[7] + p[4] * p[9])
+                    tz = p[2]
+                }
+                let r4 = sat4(tx * r1 + ty * r2 + tz * r3 + r4w)
+                // Field by field, straight across: no staging of
+                // the whole item through registers and the stack,
+                // no memcpy call.
+                out[n].layer = cs[c].layer
+                out[n].parent = parentOut
+                out[n].flags = cs[c].flags
+                out[n].world = (w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w,
+                                w3.x, w3.y, w3.z, w3.w, r4.x, r4.y, r4.z, r4.w)
+                out[n].bounds = cs[c].bounds
+                out[n].opacity = cs[c].opacity
+                out[n].worldOpacity = fo * cs[c].opacity
+                out[n].backgroundColor = cs[c].backgroundColor
+                out[n].borderColor = cs[c].borderColor
+                out[n].shadowColor = cs[c].shadowColor
+                out[n].borderWidth = cs[c].borderWidth
+                out[n].cornerRadius = cs[c].cornerRadius
+                out[n].shadowOpacity = cs[c].shadowOpacity
+                out[n].shadowRadius = cs[c].shadowRadius
+                out[n].shadowOffset = cs[c].shadowOffset
+                out[n].contentsRect = cs[c].contentsRect
+                out[n].contents = cs[c].contents
+                // geomDirty stays as it is (the general path clears it when it
+                // next computes this layer); the cached world is now stale.
+                if !layers[c].worldStale { layers[c].worldStale = true }
+                n &+= 1
+            }
+        }
+        swap(&presL, &pres)
+        swap(&cacheL, &cache)
+        swap(&animsL, &simpleAnims)
     }
 
     /// A leaf the render list's fast path can emit: identity transform, no
@@ -421,6 +474,7 @@ extension Engine {
     func emitLayer(_ l: Int, parentOut: Int32, parentWorld: Transform3D, parentOpacity: Double, flags: UInt8,
                    out: inout MutableSpan<RenderItem>, n: inout Int, frame: inout RenderFrame) -> Bool {
         if isHiddenNow(l) || notYetBegun(l) { return false }
+        if simplePending && layers[l].simple >= 0 { evaluatePendingEntry(l) }
         if layers[l].transition >= 0 {
             return emitLayerGeneral(l, parentOut: parentOut, parentWorld: parentWorld, parentOpacity: parentOpacity,
                                     flags: flags, out: &out, n: &n, frame: &frame)

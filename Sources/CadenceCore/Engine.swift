@@ -119,6 +119,19 @@ public final class Engine {
     var animatedLayers: [Int32] = []
     /// The simple track (see `SimpleAnim`).
     var simpleAnims: [SimpleAnim] = []
+    /// The simple track's pass 1 at `now` was deferred by the tick and has not
+    /// run yet (`tickSimpleTrack`).
+    var simplePending = false
+    /// The last full pass proved later ticks event-free (`tickSimpleTrack`);
+    /// every change to `simpleAnims` clears it.
+    var simpleQuiet = false
+    var simpleMinBegin = 0.0
+    var simpleMaxSpeed = 0.0
+    /// Entries the current render list evaluated inline (see `renderList`).
+    var simpleFused = 0
+    /// Lets the tick defer a quiet track (tests turn it off to compare with
+    /// the eager pass).
+    var allowSimpleDeferral = true
     /// Layers created since the last tick.
     var newLayers: [Int32] = []
     var liveLayerCount = 0
@@ -355,6 +368,7 @@ public final class Engine {
             layers[l].timeIdentity = parentIdentity && layerCold[l].timing.isIdentityMap
             let si = Int(layers[l].simple)
             if si >= 0 {
+                simpleQuiet = false
                 if layers[l].timeIdentity { simpleAnims[si].flags2 |= SimpleAnim.timeIdentity } else { simpleAnims[si].flags2 &= ~SimpleAnim.timeIdentity }
             }
             if layerCold[l].animCount > 0 { markPresDirty(l) }

@@ -52,6 +52,7 @@ extension Engine {
             removeFromAnimatedLayers(l)
             let entry = makeSimpleEntry(l, i)
             layers[l].animatesGeometry = entry.flags & SimpleAnim.geometry != 0
+            simpleQuiet = false
             if layers[l].simple >= 0 {
                 simpleAnims[Int(layers[l].simple)] = entry
             } else {
@@ -89,6 +90,7 @@ extension Engine {
     func removeFromSimpleTrack(_ l: Int) {
         let slot = Int(layers[l].simple)
         guard slot >= 0 else { return }
+        simpleQuiet = false
         let last = simpleAnims.removeLast()
         if slot < simpleAnims.count {
             simpleAnims[slot] = last
@@ -160,56 +162,31 @@ extension Engine {
         var anims: [SimpleAnim] = []
         swap(&anims, &simpleAnims)
         let t = now
+        // Whether the next ticks can defer the pass (`tickSimpleTrack`).
+        var quiet = events
+        var minBegin = Double.infinity, maxSpeed = 0.0
         do {
             var out = block.mutableSpan
             let track = anims.span
             var j = 0
             while j < count {
-                // Fields are read through the span in place (a copy of the
-                // 128-byte entry would be a memcpy per entry).
-                let a = (t - track[j].begin) * track[j].speed
-                let flags = track[j].flags
-                guard track[j].flags2 & SimpleAnim.timeIdentity != 0, a >= 0, a < track[j].activeDuration,
-                      events, flags & SimpleAnim.started != 0 else {
+                guard events, passOne(track, j, t, &out, visual: true) else {
                     scratchSimpleSlow.append(Int32(j))
                     j &+= 1
                     continue
                 }
-                let s = Engine.activeSample(a, offset: track[j].offset, cycle: track[j].cycle,
-                                            duration: track[j].duration, activeDuration: track[j].activeDuration,
-                                            flags2: track[j].flags2)
-                let p: Double
-                if flags & (SimpleAnim.linearCurve | SimpleAnim.spring) == SimpleAnim.linearCurve {
-                    p = s.progress
-                } else {
-                    p = simpleEase(track[j], s)
+                if quiet {
+                    let sp = track[j].speed
+                    quiet = track[j].activeDuration == .infinity && sp > 0 && track[j].flags & SimpleAnim.visual == 0
+                    minBegin = min(minBegin, track[j].begin)
+                    maxSpeed = max(maxSpeed, sp)
                 }
-                let from = track[j].from
-                var v = from + (track[j].to - from) * p
-                let base = track[j].presBase
-                let c = Int(track[j].count)
-                // All four lanes finite (x - x is 0 for a finite x, NaN for NaN
-                // and ±inf; unused lanes are 0): one vector test, the per-lane
-                // rule only when it fails.
-                if !all((v - v) .== SIMD4<Double>.zero) {
-                    for k in 0..<c { v[k] = settled(v[k], nan: model[base &+ k]) }
-                }
-                if c > 0 {
-                    out[base] = v[0]
-                    if c > 1 {
-                        out[base &+ 1] = v[1]
-                        if c > 2 {
-                            out[base &+ 2] = v[2]
-                            if c > 3 { out[base &+ 3] = v[3] }
-                        }
-                    }
-                }
-                if flags & SimpleAnim.visual != 0 { simpleVisual(track[j], j, v) }
                 j &+= 1
             }
         }
         swap(&anims, &simpleAnims)
         if !scratchSimpleSlow.isEmpty {
+            quiet = false
             var slow: [Int32] = []
             swap(&slow, &scratchSimpleSlow)
             do {
@@ -220,6 +197,99 @@ extension Engine {
         }
         swap(&block, &pres)
         flushVisual()
+        simpleQuiet = quiet
+        simpleMinBegin = minBegin
+        simpleMaxSpeed = maxSpeed
+    }
+
+    /// Pass 1 for entry `j` at time `t` (global time): when the entry is inside
+    /// its active interval, on global time, with its start reported (and, unless
+    /// `visual`, not a visual property), writes its value into `out` and returns
+    /// true; otherwise writes nothing and returns false (the general per-entry
+    /// code's business). Fields are read through the span in place (a copy of
+    /// the 128-byte entry would be a memcpy per entry).
+    @_transparent
+    func passOne(_ track: Span<SimpleAnim>, _ j: Int, _ t: Double, _ out: inout MutableSpan<Double>, visual: Bool) -> Bool {
+        let a = (t - track[j].begin) * track[j].speed
+        let flags = track[j].flags
+        guard track[j].flags2 & SimpleAnim.timeIdentity != 0, a >= 0, a < track[j].activeDuration,
+              flags & SimpleAnim.started != 0, visual || flags & SimpleAnim.visual == 0 else { return false }
+        let s = Engine.activeSample(a, offset: track[j].offset, cycle: track[j].cycle,
+                                    duration: track[j].duration, activeDuration: track[j].activeDuration,
+                                    flags2: track[j].flags2)
+        let p: Double
+        if flags & (SimpleAnim.linearCurve | SimpleAnim.spring) == SimpleAnim.linearCurve {
+            p = s.progress
+        } else {
+            p = simpleEase(track[j], s)
+        }
+        let from = track[j].from
+        var v = from + (track[j].to - from) * p
+        let base = track[j].presBase
+        let c = Int(track[j].count)
+        // All four lanes finite (x - x is 0 for a finite x, NaN for NaN
+        // and ±inf; unused lanes are 0): one vector test, the per-lane
+        // rule only when it fails.
+        if !all((v - v) .== SIMD4<Double>.zero) {
+            for k in 0..<c { v[k] = settled(v[k], nan: model[base &+ k]) }
+        }
+        if c > 0 {
+            out[base] = v[0]
+            if c > 1 {
+                out[base &+ 1] = v[1]
+                if c > 2 {
+                    out[base &+ 2] = v[2]
+                    if c > 3 { out[base &+ 3] = v[3] }
+                }
+            }
+        }
+        if flags & SimpleAnim.visual != 0 { simpleVisual(track[j], j, v) }
+        return true
+    }
+
+    /// The tick's simple-track step. A quiet track (the last full pass took
+    /// every entry through pass 1, each with an infinite active duration, a
+    /// positive speed and no visual property, and nothing on the track changed
+    /// since) cannot start, finish or leave pass 1 as time moves forward: every
+    /// local time stays >= 0 and is finite while (now - min begin) * max speed
+    /// is finite. Its pass then waits (`simplePending`) until a presentation
+    /// value is read: the render list runs it inline, leaf by leaf, and
+    /// `flushSimpleTrack` runs it before any other read. The values are the
+    /// ones the tick would have written (same time, same code).
+    func tickSimpleTrack() {
+        if allowSimpleDeferral && simpleQuiet && !simpleAnims.isEmpty && ((now - simpleMinBegin) * simpleMaxSpeed).isFinite {
+            simplePending = true
+            return
+        }
+        simplePending = false
+        evaluateSimpleTrack(events: true)
+    }
+
+    /// Runs a deferred pass 1 (see `tickSimpleTrack`). Entries that changed
+    /// since the tick and no longer qualify are skipped: a change to an
+    /// entry marks its layer's presentation dirty, which the caller's
+    /// dirty-layer pass recomputes after this.
+    func flushSimpleTrack() {
+        guard simplePending else { return }
+        simplePending = false
+        let count = simpleAnims.count
+        guard count > 0 else { return }
+        var block: [Double] = []
+        swap(&block, &pres)
+        var anims: [SimpleAnim] = []
+        swap(&anims, &simpleAnims)
+        let t = now
+        do {
+            var out = block.mutableSpan
+            let track = anims.span
+            var j = 0
+            while j < count {
+                _ = passOne(track, j, t, &out, visual: false)
+                j &+= 1
+            }
+        }
+        swap(&anims, &simpleAnims)
+        swap(&block, &pres)
     }
 
     /// §3.3 inside the active duration (`0 <= a < activeDuration`), inline.
@@ -319,6 +389,7 @@ extension Engine {
             if inst.items[i].started { f |= SimpleAnim.started }
             if inst.items[i].finished { f |= SimpleAnim.finished }
             simpleAnims[j].flags = f
+            simpleQuiet = false
         }
         let base = simpleAnims[j].presBase
         let c = Int(simpleAnims[j].count)

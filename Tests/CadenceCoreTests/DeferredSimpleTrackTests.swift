@@ -1,0 +1,237 @@
+import Testing
+@testable import CadenceCore
+
+/// A quiet simple track (every entry in its steady state, infinite, no visual
+/// property) is not evaluated by the tick but at the first read: inline by the
+/// render list, or before any other read (`Engine.tickSimpleTrack`). Nothing a
+/// host can observe may differ from the eager pass. Each scenario is played on
+/// two engines, one with deferral turned off, and every observable (render
+/// lists byte for byte, presentation values, batch samples, counts, events) is
+/// compared after every step, in random orders of reads and writes.
+@Suite("A deferred simple track is indistinguishable from the eager pass")
+struct DeferredSimpleTrackTests {
+    /// The same operations on both engines.
+    struct Twin {
+        var lazy = Engine(salt: 11)
+        var eager = Engine(salt: 11)
+        init() { eager.allowSimpleDeferral = false }
+
+        mutating func both(_ body: (Engine) throws(CadenceError) -> Void) {
+            try! body(lazy)
+            try! body(eager)
+        }
+    }
+
+    static func bytes(_ items: ArraySlice<RenderItem>) -> [UInt8] {
+        var out: [UInt8] = []
+        for var it in items { withUnsafeBytes(of: &it) { out.append(contentsOf: $0) } }
+        return out
+    }
+
+    static func renderList(_ e: Engine, _ root: UInt64) -> [UInt8] {
+        var buf = [RenderItem](repeating: RenderItem(), count: 256)
+        var span = buf.mutableSpan
+        let n = try! e.renderList(root: root, into: &span)
+        return bytes(buf.prefix(n))
+    }
+
+    static func events(_ e: Engine) -> [String] {
+        var out: [String] = []
+        while let ev = try? e.pollEvent() {
+            out.append("\(ev.kind) \(ev.finished) \(ev.layer) \(ev.tag) \(ev.time.bitPattern) \(ev.key)")
+        }
+        return out
+    }
+
+    /// A position animation that qualifies for the simple track: from/to,
+    /// repeating forever unless `finite`, with random timing.
+    static func positionAnimation(_ g: inout SplitMix64, finite: Bool) -> AnimationSpec {
+        let spring = g.int(0...5) == 0
+        let oneAxis = g.int(0...3) == 0
+        var s = try! AnimationSpec(kind: spring ? .spring : .basic, keyPath: oneAxis ? "position.x" : "position")
+        let n = oneAxis ? 1 : 2
+        try! s.setEndpoint(.from, ValueBuffer((0..<n).map { _ in g.uniform(-300, 300) }))
+        try! s.setEndpoint(.to, ValueBuffer((0..<n).map { _ in g.uniform(-300, 300) }))
+        s.timing.duration = g.uniform(0.2, 3)
+        s.timing.repeatCount = finite ? Double(g.int(1...3)) : .infinity
+        s.timing.autoreverses = g.int(0...1) == 0
+        s.timing.timeOffset = g.int(0...2) == 0 ? 0 : g.uniform(0, 2)
+        s.timing.speed = g.int(0...2) == 0 ? 1 : g.uniform(0.3, 3)
+        if !spring && g.int(0...2) == 0 { s.setTimingCurve(.easeIn) }
+        return s
+    }
+
+    @Test("random scenes, reads and writes: render lists, values, samples and events agree bit for bit",
+          arguments: 0..<12)
+    func agreesWithEager(seed: Int) {
+        var g = SplitMix64(seed: 0xDEF0_0000 &+ UInt64(seed))
+        var t = Twin()
+        var now = 0.0
+        t.both { e throws(CadenceError) in try e.tick(0) }
+        // A tree under one root: most layers leaves of the root (the translated
+        // leaf run), some nested, a few rotated (the general path).
+        var ids: [UInt64] = []
+        var root: UInt64 = 0
+        t.both { e throws(CadenceError) in root = try e.createLayer() }
+        for k in 0..<40 {
+            var id: UInt64 = 0
+            let parent = k < 4 || g.int(0...3) != 0 ? root : ids[g.int(0...(ids.count - 1))]
+            let pos = [g.uniform(0, 500), g.uniform(0, 500)]
+            let bounds = [0, 0, g.uniform(1, 50), g.uniform(1, 50)]
+            let rotate = g.int(0...7) == 0
+            let angle = g.uniform(-1, 1)
+            t.both { e throws(CadenceError) in
+                id = try e.createLayer()
+                try e.addSublayer(parent, id)
+                try e.set(layer: id, "position", pos)
+                try e.set(layer: id, "bounds", bounds)
+                if rotate { try e.set(layer: id, "transform.rotation.z", [angle]) }
+            }
+            ids.append(id)
+        }
+        for id in ids where g.int(0...9) < 8 {
+            let s = Self.positionAnimation(&g, finite: false)
+            t.both { e throws(CadenceError) in try e.addAnimation(layer: id, spec: s, key: "move") }
+        }
+        var deferred = 0
+        var slowed: [UInt64] = []
+        for step in 0..<80 {
+            // Layer speeds changed in the first part of each 20 steps go back to
+            // 1 (a layer time map keeps its entries off pass 1), then no writes
+            // for a while (the quiet state).
+            if step % 20 == 8 {
+                let back = slowed
+                t.both { e throws(CadenceError) in for id in back { try e.set(layer: id, "speed", [1]) } }
+                slowed.removeAll()
+            }
+            if step % 20 < 8 {
+                switch g.int(0...11) {
+                case 0:
+                    let id = ids[g.int(0...(ids.count - 1))]
+                    let v = [g.uniform(0, 500), g.uniform(0, 500)]
+                    t.both { e throws(CadenceError) in
+                        e.beginTransaction()
+                        try e.setTransactionDisableActions(true)
+                        try e.set(layer: id, "position", v)
+                        try e.commitTransaction()
+                    }
+                case 1:
+                    let id = ids[g.int(0...(ids.count - 1))]
+                    let s = Self.positionAnimation(&g, finite: g.int(0...3) == 0)
+                    t.both { e throws(CadenceError) in try e.addAnimation(layer: id, spec: s, key: "move") }
+                case 2:
+                    let id = ids[g.int(0...(ids.count - 1))]
+                    t.both { e throws(CadenceError) in try e.removeAllAnimations(layer: id) }
+                case 3:
+                    let id = ids[g.int(0...(ids.count - 1))]
+                    let sp = g.int(0...1) == 0 ? 1 : g.uniform(0.5, 2)
+                    t.both { e throws(CadenceError) in try e.set(layer: id, "speed", [sp]) }
+                    slowed.append(id)
+                case 4:
+                    let id = ids[g.int(0...(ids.count - 1))]
+                    let h = Double(g.int(0...1))
+                    t.both { e throws(CadenceError) in try e.set(layer: id, "hidden", [h]) }
+                case 5:
+                    // A visual simple entry (opacity) keeps the track eager while it runs.
+                    let id = ids[g.int(0...(ids.count - 1))]
+                    var s = try! AnimationSpec(kind: .basic, keyPath: "opacity")
+                    try! s.setEndpoint(.from, ValueBuffer(0.2))
+                    try! s.setEndpoint(.to, ValueBuffer(0.9))
+                    s.timing.duration = g.uniform(0.1, 1)
+                    t.both { e throws(CadenceError) in try e.addAnimation(layer: id, spec: s, key: "fade") }
+                default:
+                    break
+                }
+            }
+            now += g.int(0...5) == 0 ? 0 : g.uniform(0.001, 0.2)
+            let tnow = now
+            t.both { e throws(CadenceError) in try e.tick(tnow) }
+            if t.lazy.simplePending { deferred += 1 }
+            #expect(Self.events(t.lazy) == Self.events(t.eager), "events, step \(step)")
+            // Reads in a random order, or none (the pending pass is dropped by
+            // the next tick).
+            for _ in 0..<g.int(0...3) {
+                switch g.int(0...4) {
+                case 0:
+                    #expect(Self.renderList(t.lazy, root) == Self.renderList(t.eager, root), "render list, step \(step)")
+                case 1:
+                    // A subtree: its root's ancestors are read from scratch.
+                    let sub = ids[g.int(0...(ids.count - 1))]
+                    #expect(Self.renderList(t.lazy, sub) == Self.renderList(t.eager, sub), "subtree render list, step \(step)")
+                case 2:
+                    let id = ids[g.int(0...(ids.count - 1))]
+                    for key in ["position", "transform", "bounds", "opacity"] {
+                        #expect(try! t.lazy.presentation(layer: id, key) == t.eager.presentation(layer: id, key),
+                                "\(key), step \(step)")
+                    }
+                case 3:
+                    let target = KeyPathTarget.lookup("position")!
+                    var a = [Double](repeating: 0, count: 2 * ids.count)
+                    var b = a
+                    var sa = a.mutableSpan, sb = b.mutableSpan
+                    _ = try! t.lazy.sample(layers: ids.span, target, into: &sa)
+                    _ = try! t.eager.sample(layers: ids.span, target, into: &sb)
+                    #expect(a == b, "sample, step \(step)")
+                default:
+                    #expect(try! t.lazy.renderListCount(root: root) == t.eager.renderListCount(root: root))
+                }
+            }
+        }
+        // Final state, read every way.
+        #expect(Self.renderList(t.lazy, root) == Self.renderList(t.eager, root))
+        for id in ids {
+            #expect(try! t.lazy.presentation(layer: id, "position") == t.eager.presentation(layer: id, "position"))
+        }
+        // The scenario must have exercised the deferred path.
+        #expect(deferred >= 10, "ticks deferred: \(deferred)")
+        #expect(!t.eager.simplePending)
+    }
+
+    @Test("a quiet track is deferred from the second tick after a change; finite, visual or new entries keep it eager")
+    func whenDeferred() {
+        var r = Rig()
+        let a = r.layer(["position": [1, 2]])
+        r.add(a, r.basic("position", from: [0, 0], to: [10, 20], duration: 2) { s in s.timing.repeatCount = .infinity })
+        r.tick(0.1)          // the start is reported: a full pass
+        #expect(!r.e.simplePending)
+        r.tick(0.2)          // a full pass with every entry steady proves the track quiet
+        #expect(!r.e.simplePending)
+        r.tick(0.3)          // deferred
+        #expect(r.e.simplePending)
+        // A read runs the pass at the tick's time: 0.3 s into a 2 s animation
+        // added at 0, progress 0.15.
+        let p: Double = 0.3 / 2
+        let expected: [Double] = [10 * p, 20 * p]
+        #expect(r.pres(a, "position") == expected)
+        #expect(!r.e.simplePending)
+        // A new entry: its start is reported by a full pass, then one more.
+        let b = r.layer()
+        r.add(b, r.basic("position", from: [0, 0], to: [1, 1], duration: 1) { s in s.timing.repeatCount = .infinity })
+        r.tick(0.4)
+        #expect(!r.e.simplePending)
+        r.tick(0.5)
+        #expect(!r.e.simplePending)
+        r.tick(0.6)
+        #expect(r.e.simplePending)
+        // A finite entry may finish: every tick is a full pass while it runs.
+        let c = r.layer()
+        r.add(c, r.basic("position", from: [0, 0], to: [1, 1], duration: 1))   // begins at 0.6
+        for t in [0.7, 0.8, 1.5] {
+            r.tick(t)
+            #expect(!r.e.simplePending)
+        }
+        r.tick(1.65)         // c finishes and is removed
+        #expect(r.events().contains { $0.layer == c && $0.finished })
+        r.tick(1.7)
+        #expect(!r.e.simplePending)
+        r.tick(1.75)
+        #expect(r.e.simplePending)
+        // A visual entry (opacity) keeps the track eager.
+        let d = r.layer()
+        r.add(d, r.basic("opacity", from: [0], to: [1], duration: 1) { s in s.timing.repeatCount = .infinity })
+        for t in [1.8, 1.9, 2.0] {
+            r.tick(t)
+            #expect(!r.e.simplePending)
+        }
+    }
+}
