@@ -282,7 +282,10 @@ def write_doc(res: Dict[str, Any], goals: List[Dict[str, Any]], path: Path, plot
     w("")
     w("Frame = `cad_engine_tick` (now += 1/60 s) + `cad_engine_render_list` into a caller buffer; scene C's frame "
       "also includes the host's `cad_layer_set` calls (the churn). Memcpy floor = `memcpy` of the frame's output "
-      "(items × sizeof(cad_render_item)) into a second buffer of the same size, timed right after each frame.")
+      "(items × sizeof(cad_render_item)) into a second buffer of the same size, timed right after each frame. "
+      "In scene A the tick column is near zero: its animations are steady, so the tick defers the simple-track pass "
+      "and the render list evaluates each layer's animation as it reaches it (see docs/internals.md); only the sum "
+      "is comparable across versions.")
     w("")
     w("| Scene | Layers | Items | Frames | Frame median | Frame p99 | Frame min | CPU time median / p99 | tick | render | host | memcpy floor | Ratio | ns / layer |")
     w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
