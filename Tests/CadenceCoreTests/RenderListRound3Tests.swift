@@ -15,23 +15,7 @@ import Testing
 ///     world(L) = local(L) * world(P)
 @Suite("Render list round 3 (saturation, stale hand-over, leaf sub-span)")
 struct RenderListRound3Tests: PlainMatrices {
-    // (independent matrix and geometry helpers: `PlainMatrices` in TestSupport.swift)
-
-    
-    /// Float32 rounding of the expected doubles (~6e-8 relative), with room
-    /// for the engine's own double arithmetic: each element within 4e-7 of the
-    /// largest magnitude in its row of `w` (at least 1). Saturated (beyond
-    /// FLT_MAX) elements are not checked here but bit for bit in `hugePositionsSaturate`.
-    func expectWorld(_ it: RenderItem?, _ w: [Double], sourceLocation: SourceLocation = #_sourceLocation) {
-        guard let it else { Issue.record("item missing", sourceLocation: sourceLocation); return }
-        let got = it.worldElements.map(Double.init)
-        let ok = got.count == 16 && w.count == 16 && (0..<16).allSatisfy { i in
-            let row = i / 4 * 4
-            let scale = max(1, w[row..<row + 4].map(abs).max()!)
-            return abs(got[i] - w[i]) <= 4e-7 * scale
-        }
-        #expect(ok, "\(got) vs \(w)", sourceLocation: sourceLocation)
-    }
+    // (independent matrix and geometry helpers, `expectWorld`: `PlainMatrices` in TestSupport.swift)
 
     // MARK: sat4
 

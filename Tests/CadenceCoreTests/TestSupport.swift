@@ -78,6 +78,22 @@ func plainProduct(_ a: [Double], _ b: [Double]) -> [Double] {
 }
 
 extension PlainMatrices {
+    /// Float32 rounding of the expected doubles (~6e-8 relative), with room
+    /// for the engine's own double arithmetic: each element within 4e-7 of the
+    /// largest magnitude in its row of `w` (at least 1), so small terms such as
+    /// a perspective m34 = -1/400 and large translations are both held tightly.
+    /// (Saturated elements, beyond FLT_MAX, are checked bit for bit elsewhere.)
+    func expectWorld(_ it: RenderItem?, _ w: [Double], sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let it else { Issue.record("item missing", sourceLocation: sourceLocation); return }
+        let got = it.worldElements.map(Double.init)
+        let ok = got.count == 16 && w.count == 16 && (0..<16).allSatisfy { i in
+            let row = i / 4 * 4
+            let scale = max(1, w[row..<row + 4].map(abs).max()!)
+            return abs(got[i] - w[i]) <= 4e-7 * scale
+        }
+        #expect(ok, "\(got) vs \(w)", sourceLocation: sourceLocation)
+    }
+
     func mul(_ a: [Double], _ b: [Double]) -> [Double] { plainProduct(a, b) }
     func mul(_ ms: [Double]...) -> [Double] { ms.dropFirst().reduce(ms[0], plainProduct) }
     var I: [Double] { [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] }
