@@ -328,16 +328,10 @@ extension Engine {
     func evaluatePendingEntry(_ l: Int) {
         let j = Int(layers[l].simple)
         guard j >= 0 && j < simpleAnims.count else { return }
-        var block: [Double] = []
-        swap(&block, &pres)
-        var anims: [SimpleAnim] = []
-        swap(&anims, &simpleAnims)
-        do {
-            var out = block.mutableSpan
-            if passOne(anims.span, j, now, &out, visual: false) { simpleFused &+= 1 }
-        }
-        swap(&anims, &simpleAnims)
-        swap(&block, &pres)
+        let t = now
+        var done = false
+        withTrackAndBlock { track, out in done = passOne(track, j, t, &out, visual: false) }
+        if done { simpleFused &+= 1 }
     }
 
     /// The render list's fast path for a run of translated leaves (see

@@ -149,28 +149,18 @@ extension Engine {
     /// active interval, fills, events, layers with their own time map) is
     /// queued and done by pass 2 with the general per-entry code; entries are
     /// independent (one per layer), so the order does not matter.
-    func evaluateSimpleTrack(events: Bool) {
-        let count = simpleAnims.count
-        guard count > 0 else { return }
+    func evaluateSimpleTrack() {
+        guard !simpleAnims.isEmpty else { return }
         scratchVisual.removeAll(keepingCapacity: true)
         scratchSimpleSlow.removeAll(keepingCapacity: true)
-        // Move the presentation block and the track out of the engine for the
-        // loop (O(1), no copy): nothing in pass 1 reads `self.pres` or
-        // `self.simpleAnims`.
-        var block: [Double] = []
-        swap(&block, &pres)
-        var anims: [SimpleAnim] = []
-        swap(&anims, &simpleAnims)
         let t = now
         // Whether the next ticks can defer the pass (`tickSimpleTrack`).
-        var quiet = events
+        var quiet = true
         var minBegin = Double.infinity, maxSpeed = 0.0
-        do {
-            var out = block.mutableSpan
-            let track = anims.span
+        withTrackAndBlock { track, out in
             var j = 0
-            while j < count {
-                guard events, passOne(track, j, t, &out, visual: true) else {
+            while j < track.count {
+                guard passOne(track, j, t, &out, visual: true) else {
                     scratchSimpleSlow.append(Int32(j))
                     j &+= 1
                     continue
@@ -184,22 +174,41 @@ extension Engine {
                 j &+= 1
             }
         }
-        swap(&anims, &simpleAnims)
         if !scratchSimpleSlow.isEmpty {
             quiet = false
             var slow: [Int32] = []
             swap(&slow, &scratchSimpleSlow)
+            var block: [Double] = []
+            swap(&block, &pres)
             do {
                 var out = block.mutableSpan
-                for x in slow { evaluateSimpleEntry(Int(x), events: events, pres: &out) }
+                for x in slow { evaluateSimpleEntry(Int(x), events: true, pres: &out) }
             }
+            swap(&block, &pres)
             swap(&slow, &scratchSimpleSlow)
         }
-        swap(&block, &pres)
         flushVisual()
         simpleQuiet = quiet
         simpleMinBegin = minBegin
         simpleMaxSpeed = maxSpeed
+    }
+
+    /// Runs `body` on the track and the presentation block moved out of the
+    /// engine (O(1) swaps, no copy), so the loop reads them through spans with
+    /// no reloads of engine storage. `body` must not use `self.pres` or
+    /// `self.simpleAnims`.
+    @inline(__always)
+    func withTrackAndBlock(_ body: (Span<SimpleAnim>, inout MutableSpan<Double>) -> Void) {
+        var block: [Double] = []
+        swap(&block, &pres)
+        var anims: [SimpleAnim] = []
+        swap(&anims, &simpleAnims)
+        do {
+            var out = block.mutableSpan
+            body(anims.span, &out)
+        }
+        swap(&anims, &simpleAnims)
+        swap(&block, &pres)
     }
 
     /// Pass 1 for entry `j` at time `t` (global time): when the entry is inside
@@ -262,7 +271,7 @@ extension Engine {
             return
         }
         simplePending = false
-        evaluateSimpleTrack(events: true)
+        evaluateSimpleTrack()
     }
 
     /// Runs a deferred pass 1 (see `tickSimpleTrack`). Entries that changed
@@ -272,24 +281,14 @@ extension Engine {
     func flushSimpleTrack() {
         guard simplePending else { return }
         simplePending = false
-        let count = simpleAnims.count
-        guard count > 0 else { return }
-        var block: [Double] = []
-        swap(&block, &pres)
-        var anims: [SimpleAnim] = []
-        swap(&anims, &simpleAnims)
         let t = now
-        do {
-            var out = block.mutableSpan
-            let track = anims.span
+        withTrackAndBlock { track, out in
             var j = 0
-            while j < count {
+            while j < track.count {
                 _ = passOne(track, j, t, &out, visual: false)
                 j &+= 1
             }
         }
-        swap(&anims, &simpleAnims)
-        swap(&block, &pres)
     }
 
     /// §3.3 inside the active duration (`0 <= a < activeDuration`), inline.

@@ -9,7 +9,7 @@ import Testing
 /// lists byte for byte, presentation values, batch samples, counts, events) is
 /// compared after every step, in random orders of reads and writes.
 @Suite("A deferred simple track is indistinguishable from the eager pass")
-struct DeferredSimpleTrackTests {
+struct DeferredSimpleTrackTests: PlainMatrices {
     /// The same operations on both engines.
     struct Twin {
         var lazy = Engine(salt: 11)
@@ -185,6 +185,51 @@ struct DeferredSimpleTrackTests {
         // The scenario must have exercised the deferred path.
         #expect(deferred >= 10, "ticks deferred: \(deferred)")
         #expect(!t.eager.simplePending)
+    }
+
+    /// The render list's inline evaluation against the spec, not the other
+    /// engine: scene A's shape (leaves of an identity root, bounds 8 x 8, anchor
+    /// ½, so world row 4 = position - (4, 4)) with linear, autoreversing,
+    /// infinite position animations and different time offsets. §3.3 by hand:
+    /// local time a = t - begin, tt = a + offset, cycle 2d, u = tt - 2d
+    /// floor(tt / 2d), mirrored past d, p = u / d, value = from + (to - from) p.
+    @Test("inline evaluation in the render list matches §3.3 worked by hand")
+    func inlineMatchesClosedForm() throws {
+        var r = Rig()
+        let root = r.layer(["position": [0, 0], "bounds": [0, 0, 0, 0]])
+        let d = 4.0
+        var leaves: [(UInt64, [Double], [Double], Double)] = []
+        for i in 0..<24 {
+            let from = [Double(i * 37 % 500), Double(i * 53 % 300)]
+            let to = [from[0] + 100, from[1] + 60]
+            let offset = Double(i) * 0.37
+            let l = r.layer(["position": from, "bounds": [0, 0, 8, 8]])
+            try r.e.addSublayer(root, l)
+            r.add(l, r.basic("position", from: from, to: to, duration: d) { s in
+                s.timing.autoreverses = true
+                s.timing.repeatCount = .infinity
+                s.timing.timeOffset = offset
+            })
+            leaves.append((l, from, to, offset))
+        }
+        // Added at 0 (the rig's first tick): begin = 0.
+        for t in [0.5, 1.0, 7.25, 9.75, 31.0] { r.tick(t) }
+        for t in [33.5, 38.125, 100.0] {
+            r.tick(t)
+            #expect(r.e.simplePending, "deferred at \(t)")
+            let items = try render(&r, root)
+            #expect(!r.e.simplePending)
+            for (l, from, to, offset) in leaves {
+                let tt = t + offset
+                var u = tt - 2 * d * (tt / (2 * d)).rounded(.down)
+                if u > d { u = 2 * d - u }
+                let p = u / d
+                let x = from[0] + (to[0] - from[0]) * p, y = from[1] + (to[1] - from[1]) * p
+                let w = try #require(item(items, l)).worldElements
+                #expect(abs(Double(w[12]) - (x - 4)) <= 1e-4 && abs(Double(w[13]) - (y - 4)) <= 1e-4,
+                        "t \(t): (\(w[12]), \(w[13])) vs (\(x - 4), \(y - 4))")
+            }
+        }
     }
 
     @Test("a quiet track is deferred from the second tick after a change; finite, visual or new entries keep it eager")
