@@ -221,6 +221,8 @@ extension Engine {
     /// After a model write: properties no animation touches are copied to the
     /// presentation at once; animated ones are recomputed lazily.
     func modelChanged(_ l: Int, _ prop: LayerProperty) {
+        let j = Int(layers[l].simple)
+        if j >= 0 && j < simpleLeaf.count { simpleLeaf[j].x = .nan }
         if layers[l].animMask & prop.bit != 0 {
             markPresDirty(l)
         } else {

@@ -247,6 +247,7 @@ extension Engine {
         if layers[r].parent >= 0 { flushSimpleTrack() }
         ensureDirtyPresentations()
         simpleFused = 0
+        simpleSampled = 0
         if out.count < liveLayerCount + transitionItemBound {
             let needed = countItems(r)
             if needed > out.count {
@@ -316,8 +317,15 @@ extension Engine {
             }
         }
         scratchFrames = frames
+        // Every entry evaluated: the pass is done or, when some were only
+        // sampled into the list, stays pending for the next read of the block
+        // (same time, same values). Otherwise the rest runs now.
         if simplePending {
-            if simpleFused == simpleAnims.count { simplePending = false } else { flushSimpleTrack() }
+            if simpleFused &+ simpleSampled != simpleAnims.count {
+                flushSimpleTrack()
+            } else if simpleSampled == 0 {
+                simplePending = false
+            }
         }
         return n
     }
@@ -350,12 +358,15 @@ extension Engine {
         swap(&cacheL, &cache)
         var animsL: [SimpleAnim] = []
         swap(&animsL, &simpleAnims)
+        var leafL: [LeafOrigin] = []
+        swap(&leafL, &simpleLeaf)
         let pending = simplePending
         let t = now
         do {
             var ps = presL.mutableSpan
             let cs = cacheL.span
             let track = animsL.span
+            var origins = leafL.mutableSpan
             let r1 = f.world.r1, r2 = f.world.r2, r3 = f.world.r3, r4w = f.world.r4
             let parentOut = f.outIndex
             while k < subs.count {
@@ -363,17 +374,39 @@ extension Engine {
                 guard isFastLeaf(c) else { break }
                 k += 1
                 if layers[c].presHidden { continue }
-                // A deferred simple-track entry: evaluated here,
-                // its line of the block is about to be read anyway.
+                let b = c &* LayerProperty.stride
+                var tx = 0.0, ty = 0.0, tz = 0.0
+                // A deferred simple-track entry, evaluated as its leaf is
+                // reached. One of `position` is only sampled (the block is
+                // left to a later flush, see `renderList`) and the rest of
+                // the translation comes from the leaf origin: no line of the
+                // block is read. Any other is written to the block, whose
+                // lines are about to be read anyway.
+                var done = false
                 if pending {
                     let j = Int(layers[c].simple)
-                    if j >= 0 && j < track.count && passOne(track, j, t, &ps, visual: false) { simpleFused &+= 1 }
+                    if j >= 0 && j < track.count && j < origins.count {
+                        if track[j].propOffset == 0 && track[j].count == 2 {
+                            var v = SIMD4<Double>()
+                            if sampleOne(track, j, t, &v, visual: false) {
+                                simpleSampled &+= 1
+                                if origins[j].x.isNaN {
+                                    let p = ps.span.extracting(b ..< b &+ 10)
+                                    origins[j] = LeafOrigin(x: p[6] + p[3] * p[8], y: p[7] + p[4] * p[9], z: p[2])
+                                }
+                                tx = v.x - origins[j].x
+                                ty = v.y - origins[j].y
+                                tz = origins[j].z
+                                done = true
+                            }
+                        } else if passOne(track, j, t, &ps, visual: false) {
+                            simpleFused &+= 1
+                        }
+                    }
                 }
-                // One range check for the ten values read (position,
-                // anchorPoint, bounds), not one per index.
-                let b = c &* LayerProperty.stride
-                let tx: Double, ty: Double, tz: Double
-                do {
+                if !done {
+                    // One range check for the ten values read (position,
+                    // anchorPoint, bounds), not one per index.
                     let p = ps.span.extracting(b ..< b &+ 10)
                     tx = p[0] - (p[6] + p[3] * p[8])
                     ty = p[1] - (p[7] + p[4] * p[9])
@@ -410,6 +443,7 @@ extension Engine {
         swap(&presL, &pres)
         swap(&cacheL, &cache)
         swap(&animsL, &simpleAnims)
+        swap(&leafL, &simpleLeaf)
     }
 
     /// A leaf the render list's fast path can emit: identity transform, no

@@ -129,6 +129,12 @@ public final class Engine {
     var simpleMaxSpeed = 0.0
     /// Entries the current render list evaluated inline (see `renderList`).
     var simpleFused = 0
+    /// Entries the current render list only sampled for translated leaves,
+    /// leaving the block to a later flush (see `emitLeafRun`).
+    var simpleSampled = 0
+    /// Beside each simple-track entry (same index): its layer's leaf origin,
+    /// for the render list's translated-leaf run (see `LeafOrigin`).
+    var simpleLeaf: [LeafOrigin] = []
     /// Lets the tick defer a quiet track (tests turn it off to compare with
     /// the eager pass).
     var allowSimpleDeferral = true

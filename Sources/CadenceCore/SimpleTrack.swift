@@ -43,6 +43,21 @@ struct SimpleAnim {
     static let wraps: UInt8 = 4
 }
 
+/// What a translated leaf's world needs of its presentation block besides
+/// `position`: `bounds.x + anchorPoint.x * bounds.w`, the same for y, and
+/// `zPosition`, kept beside the layer's simple-track entry so that the render
+/// list's leaf run with a deferred `position` entry reads no line of the
+/// block (24 bytes instead of two lines). Computed from the block by the leaf
+/// run when unknown (`x` NaN); the layer's only animation is the entry, so
+/// these come from the model, and every model write to the layer forgets
+/// them (`modelChanged`); a new or replaced entry starts unknown.
+struct LeafOrigin {
+    var x: Double
+    var y: Double
+    var z: Double
+    static let unknown = LeafOrigin(x: .nan, y: .nan, z: .nan)
+}
+
 extension Engine {
     /// Puts a layer in the right evaluation list: the simple track, the general
     /// list of animated layers, or neither. Called whenever its animations change.
@@ -55,9 +70,11 @@ extension Engine {
             simpleQuiet = false
             if layers[l].simple >= 0 {
                 simpleAnims[Int(layers[l].simple)] = entry
+                simpleLeaf[Int(layers[l].simple)] = .unknown
             } else {
                 layers[l].simple = Int32(simpleAnims.count)
                 simpleAnims.append(entry)
+                simpleLeaf.append(.unknown)
             }
         } else {
             removeFromSimpleTrack(l)
@@ -92,8 +109,10 @@ extension Engine {
         guard slot >= 0 else { return }
         simpleQuiet = false
         let last = simpleAnims.removeLast()
+        let lastLeaf = simpleLeaf.removeLast()
         if slot < simpleAnims.count {
             simpleAnims[slot] = last
+            simpleLeaf[slot] = lastLeaf
             layers[Int(last.layer)].simple = Int32(slot)
         }
         layers[l].simple = -1
@@ -219,6 +238,28 @@ extension Engine {
     /// the 128-byte entry would be a memcpy per entry).
     @_transparent
     func passOne(_ track: Span<SimpleAnim>, _ j: Int, _ t: Double, _ out: inout MutableSpan<Double>, visual: Bool) -> Bool {
+        var v = SIMD4<Double>()
+        guard sampleOne(track, j, t, &v, visual: visual) else { return false }
+        let base = track[j].presBase
+        let c = Int(track[j].count)
+        if c > 0 {
+            out[base] = v[0]
+            if c > 1 {
+                out[base &+ 1] = v[1]
+                if c > 2 {
+                    out[base &+ 2] = v[2]
+                    if c > 3 { out[base &+ 3] = v[3] }
+                }
+            }
+        }
+        if track[j].flags & SimpleAnim.visual != 0 { simpleVisual(track[j], j, v) }
+        return true
+    }
+
+    /// Pass 1's value of entry `j` at time `t` (see `passOne`) into `v`,
+    /// without writing it anywhere; false when the entry is not in pass 1.
+    @_transparent
+    func sampleOne(_ track: Span<SimpleAnim>, _ j: Int, _ t: Double, _ v: inout SIMD4<Double>, visual: Bool) -> Bool {
         let a = (t - track[j].begin) * track[j].speed
         let flags = track[j].flags
         guard track[j].flags2 & SimpleAnim.timeIdentity != 0, a >= 0, a < track[j].activeDuration,
@@ -233,26 +274,14 @@ extension Engine {
             p = simpleEase(track[j], s)
         }
         let from = track[j].from
-        var v = from + (track[j].to - from) * p
-        let base = track[j].presBase
-        let c = Int(track[j].count)
+        v = from + (track[j].to - from) * p
         // All four lanes finite (x - x is 0 for a finite x, NaN for NaN
         // and ±inf; unused lanes are 0): one vector test, the per-lane
         // rule only when it fails.
         if !all((v - v) .== SIMD4<Double>.zero) {
-            for k in 0..<c { v[k] = settled(v[k], nan: model[base &+ k]) }
+            let base = track[j].presBase
+            for k in 0..<Int(track[j].count) { v[k] = settled(v[k], nan: model[base &+ k]) }
         }
-        if c > 0 {
-            out[base] = v[0]
-            if c > 1 {
-                out[base &+ 1] = v[1]
-                if c > 2 {
-                    out[base &+ 2] = v[2]
-                    if c > 3 { out[base &+ 3] = v[3] }
-                }
-            }
-        }
-        if flags & SimpleAnim.visual != 0 { simpleVisual(track[j], j, v) }
         return true
     }
 

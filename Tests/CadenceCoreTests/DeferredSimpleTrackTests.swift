@@ -104,6 +104,23 @@ struct DeferredSimpleTrackTests: PlainMatrices {
                 t.both { e throws(CadenceError) in for id in back { try e.set(layer: id, "speed", [1]) } }
                 slowed.removeAll()
             }
+            // Writes of the rest of a leaf's translation (bounds, anchorPoint,
+            // zPosition) without actions keep the track quiet: the leaf
+            // origins beside the entries must follow them.
+            if g.int(0...3) == 0 {
+                let id = ids[g.int(0...(ids.count - 1))]
+                let (key, v): (String, [Double]) = switch g.int(0...2) {
+                case 0: ("bounds", [g.uniform(-5, 5), g.uniform(-5, 5), g.uniform(1, 50), g.uniform(1, 50)])
+                case 1: ("anchorPoint", [g.uniform(0, 1), g.uniform(0, 1)])
+                default: ("zPosition", [g.uniform(-10, 10)])
+                }
+                t.both { e throws(CadenceError) in
+                    e.beginTransaction()
+                    try e.setTransactionDisableActions(true)
+                    try e.set(layer: id, key, v)
+                    try e.commitTransaction()
+                }
+            }
             if step % 20 < 8 {
                 switch g.int(0...11) {
                 case 0:
@@ -218,7 +235,10 @@ struct DeferredSimpleTrackTests: PlainMatrices {
             r.tick(t)
             #expect(r.e.simplePending, "deferred at \(t)")
             let items = try render(&r, root)
-            #expect(!r.e.simplePending)
+            // Every entry was only sampled into the list: the block waits
+            // for the next read, which runs the pass.
+            #expect(r.e.simpleSampled == leaves.count)
+            #expect(r.e.simplePending)
             for (l, from, to, offset) in leaves {
                 let tt = t + offset
                 var u = tt - 2 * d * (tt / (2 * d)).rounded(.down)
@@ -228,7 +248,63 @@ struct DeferredSimpleTrackTests: PlainMatrices {
                 let w = try #require(item(items, l)).worldElements
                 #expect(abs(Double(w[12]) - (x - 4)) <= 1e-4 && abs(Double(w[13]) - (y - 4)) <= 1e-4,
                         "t \(t): (\(w[12]), \(w[13])) vs (\(x - 4), \(y - 4))")
+                let v = try r.e.presentation(layer: l, "position")
+                #expect(!r.e.simplePending)
+                #expect(abs(v[0] - x) <= 1e-9 && abs(v[1] - y) <= 1e-9, "t \(t): \(v) vs (\(x), \(y))")
             }
+        }
+    }
+
+    /// The leaf run with a deferred `position` entry takes the rest of the
+    /// translation (bounds origin, anchorPoint, zPosition) from the leaf origin
+    /// kept beside the entry; every model write to the layer must reach it.
+    /// World row 4 = position - (bounds.origin + anchorPoint * bounds.size),
+    /// with zPosition in z (§2.2), worked by hand after each write.
+    @Test("deferred leaves follow model writes of bounds, anchorPoint and zPosition")
+    func leafOriginFollowsModelWrites() throws {
+        var r = Rig()
+        let root = r.layer(["position": [0, 0], "bounds": [0, 0, 0, 0]])
+        let l = r.layer(["position": [0, 0], "bounds": [0, 0, 8, 8]])
+        try r.e.addSublayer(root, l)
+        // Moves 10 px/s along x from (100, 50), for ever.
+        r.add(l, r.basic("position", from: [100, 50], to: [110, 50], duration: 1) { s in
+            s.timing.repeatCount = .infinity
+            s.timing.autoreverses = true
+        })
+        var t = 0.0
+        for _ in 0..<3 { t += 0.125; r.tick(t) }
+        func row4() throws -> [Double] {
+            let items = try render(&r, root)
+            let w = try #require(item(items, l)).worldElements
+            return [Double(w[12]), Double(w[13]), Double(w[14])]
+        }
+        func expectRow(_ got: [Double], _ x: Double, _ y: Double, _ z: Double, _ what: String) {
+            #expect(abs(got[0] - x) <= 1e-4 && abs(got[1] - y) <= 1e-4 && abs(got[2] - z) <= 1e-4,
+                    "\(what): \(got) vs (\(x), \(y), \(z))")
+        }
+        // t = 0.5: x = 105.
+        t = 0.5; r.tick(t)
+        #expect(r.e.simplePending)
+        expectRow(try row4(), 105 - 4, 50 - 4, 0, "anchor ½, bounds 8 x 8")
+        let writes: [(String, [Double], Double, Double, Double)] = [
+            // (key, value, offset x, offset y, z) after the write
+            ("bounds", [2, 3, 20, 10], 2 + 0.5 * 20, 3 + 0.5 * 10, 0),
+            ("anchorPoint", [0, 1], 2 + 0 * 20, 3 + 1 * 10, 0),
+            ("zPosition", [7], 2, 13, 7),
+            ("bounds", [-1, 0, 4, 4], -1 + 0 * 4, 0 + 1 * 4, 7),
+        ]
+        for (key, value, ox, oy, z) in writes {
+            r.e.beginTransaction()
+            try r.e.setTransactionDisableActions(true)
+            try r.e.set(layer: l, key, value)
+            try r.e.commitTransaction()
+            t += 0.25
+            r.tick(t)
+            #expect(r.e.simplePending, "still deferred after writing \(key)")
+            // x = 100 + 10 u, u the mirrored phase of t (duration 1, autoreverses).
+            var u = t - 2 * (t / 2).rounded(.down)
+            if u > 1 { u = 2 - u }
+            expectRow(try row4(), 100 + 10 * u - ox, 50 - oy, z, "after \(key) = \(value) at \(t)")
         }
     }
 
