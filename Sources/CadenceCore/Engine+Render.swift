@@ -390,7 +390,9 @@ extension Engine {
                             var v = SIMD4<Double>()
                             if sampleOne(track, j, t, &v, visual: false) {
                                 simpleSampled &+= 1
-                                if origins[j].x.isNaN {
+                                // Unknown (NaN): `x != x` is one compare
+                                // (`isNaN` tests the bits).
+                                if origins[j].x != origins[j].x {
                                     let p = ps.span.extracting(b ..< b &+ 10)
                                     origins[j] = LeafOrigin(x: p[6] + p[3] * p[8], y: p[7] + p[4] * p[9], z: p[2])
                                 }
