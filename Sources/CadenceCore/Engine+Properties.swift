@@ -2,6 +2,7 @@ extension Engine {
     // MARK: reading
 
     /// Reads a key path from a property block (model or presentation).
+    @inline(__always)
     func read(_ block: [Double], contents: UInt64, layer l: Int, _ t: KeyPathTarget) -> ValueBuffer {
         var v = ValueBuffer(count: t.components)
         let base = l * LayerProperty.stride

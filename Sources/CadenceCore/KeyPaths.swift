@@ -1,7 +1,7 @@
 /// The animatable and settable properties of a layer (SEMANTICS.md §2), stored in
 /// one flat block of doubles per layer. `offset` and `count` locate a property
 /// in that block; sub-key paths are sub-ranges of it.
-public enum LayerProperty: Int, Sendable, CaseIterable {
+public enum LayerProperty: Int, Sendable, CaseIterable, BitwiseCopyable {
     case position, zPosition, anchorPoint, anchorPointZ, bounds, transform, sublayerTransform
     case opacity, hidden, backgroundColor, borderColor, borderWidth, cornerRadius
     case shadowColor, shadowOpacity, shadowOffset, shadowRadius, contentsRect
@@ -136,7 +136,7 @@ public enum LayerProperty: Int, Sendable, CaseIterable {
 }
 
 /// Timing fields of a layer, reachable through key paths (never animated).
-public enum TimingField: Int, Sendable, CaseIterable {
+public enum TimingField: Int, Sendable, CaseIterable, BitwiseCopyable {
     case beginTime, speed, timeOffset, duration, repeatCount, repeatDuration, autoreverses, fillMode
 
     public var name: String {
@@ -154,7 +154,7 @@ public enum TimingField: Int, Sendable, CaseIterable {
 }
 
 /// Virtual components of a transform (SEMANTICS.md §2.3).
-public enum VirtualComponent: Int, Sendable, CaseIterable {
+public enum VirtualComponent: Int, Sendable, CaseIterable, BitwiseCopyable {
     case rotationX, rotationY, rotationZ, scaleX, scaleY, scaleZ, scale, translationX, translationY, translationZ, translation
 
     public var components: Int { self == .translation ? 2 : 1 }
@@ -265,7 +265,7 @@ public enum VirtualComponent: Int, Sendable, CaseIterable {
 }
 
 /// Where a key path reads and writes.
-public enum KeyPathAccess: Sendable, Equatable {
+public enum KeyPathAccess: Sendable, Equatable, BitwiseCopyable {
     /// A range of the property block.
     case block(offset: Int, count: Int)
     /// The derived frame rectangle.
@@ -279,8 +279,13 @@ public enum KeyPathAccess: Sendable, Equatable {
 }
 
 /// A resolved key path: what it reaches and how values behave there.
-public struct KeyPathTarget: Sendable, Equatable {
-    public var name: String
+public struct KeyPathTarget: Sendable, Equatable, BitwiseCopyable {
+    /// Index of the key path in the table (`name` reads it back). Not a
+    /// `String`: a trivial type copies as plain bytes, without reference
+    /// counting, on every property read and write through the C API.
+    let nameIndex: UInt16
+    /// The key path itself.
+    public var name: String { KeyPathTable.shared.names[Int(nameIndex)] }
     public var access: KeyPathAccess
     /// The kind of the value at this key path (for sub-keys, the sub-value's kind).
     public var kind: ValueKind
@@ -293,7 +298,7 @@ public struct KeyPathTarget: Sendable, Equatable {
     /// Interpolation rule: whole-matrix (decomposition), discrete bool, discrete id, or linear.
     public var interpolation: Interpolation
 
-    public enum Interpolation: UInt8, Sendable {
+    public enum Interpolation: UInt8, Sendable, BitwiseCopyable {
         case linear, matrix, hidden, discreteBool, id
     }
 
@@ -311,12 +316,14 @@ public struct KeyPathTarget: Sendable, Equatable {
 }
 
 /// Open-addressing table of every valid key path, keyed by FNV-1a of the bytes.
-final class KeyPathTable: Sendable {
+struct KeyPathTable: Sendable {
     static let shared = KeyPathTable()
 
     private let slots: [Int32]          // index into entries, -1 empty
     private let hashes: [UInt64]
-    private let keys: [[UInt8]]
+    private let keyBytes: [UInt8]
+    /// Key i's bytes are keyBytes[keyStart[i] ..< keyStart[i + 1]].
+    private let keyStart: [Int32]
     private let entries: [KeyPathTarget]
     let names: [String]
     private let mask: Int
@@ -330,8 +337,10 @@ final class KeyPathTable: Sendable {
 
     private init() {
         var list: [KeyPathTarget] = []
+        var names: [String] = []
         func add(_ name: String, _ access: KeyPathAccess, _ kind: ValueKind, _ count: Int, _ prop: LayerProperty?, _ animatable: Bool, _ interp: KeyPathTarget.Interpolation = .linear) {
-            list.append(KeyPathTarget(name: name, access: access, kind: kind, components: count, property: prop, animatable: animatable, interpolation: interp))
+            list.append(KeyPathTarget(nameIndex: UInt16(list.count), access: access, kind: kind, components: count, property: prop, animatable: animatable, interpolation: interp))
+            names.append(name)
         }
         for p in LayerProperty.allCases {
             switch p {
@@ -387,40 +396,53 @@ final class KeyPathTable: Sendable {
         while size < list.count * 4 { size <<= 1 }
         var slots = [Int32](repeating: -1, count: size)
         var hashes = [UInt64](repeating: 0, count: size)
-        var keys: [[UInt8]] = []
-        for (i, e) in list.enumerated() {
-            let bytes = Array(e.name.utf8)
-            keys.append(bytes)
+        var keyBytes: [UInt8] = []
+        var keyStart: [Int32] = []
+        for (i, name) in names.enumerated() {
+            let bytes = Array(name.utf8)
+            keyStart.append(Int32(keyBytes.count))
+            keyBytes += bytes
             let h = KeyPathTable.fnv1a(bytes.span)
             var s = Int(truncatingIfNeeded: h) & (size - 1)
             while slots[s] >= 0 { s = (s + 1) & (size - 1) }
             slots[s] = Int32(i)
             hashes[s] = h
         }
+        keyStart.append(Int32(keyBytes.count))
         self.slots = slots
         self.hashes = hashes
-        self.keys = keys
+        self.keyBytes = keyBytes
+        self.keyStart = keyStart
         self.entries = list
-        self.names = list.map(\.name)
+        self.names = names
         self.mask = size - 1
     }
 
+    /// Open addressing on the FNV-1a hash; the bytes of every key live in one
+    /// flat array, read through spans (no reference counting, one bounds
+    /// check per span).
     func lookup(_ bytes: Span<UInt8>) -> KeyPathTarget? {
         guard bytes.count > 0, bytes.count < 64 else { return nil }
         let h = KeyPathTable.fnv1a(bytes)
+        let slots = self.slots.span, hashes = self.hashes.span, starts = keyStart.span
+        let all = keyBytes.span
         var s = Int(truncatingIfNeeded: h) & mask
-        while true {
-            let e = slots[s]
-            if e < 0 { return nil }
+        var probes = 0
+        while probes < slots.count {
+            let e = Int(slots[s])
+            if e < 0 || e &+ 1 >= starts.count { return nil }
             if hashes[s] == h {
-                let k = keys[Int(e)]
-                if k.count == bytes.count {
+                let a = Int(starts[e]), b = Int(starts[e &+ 1])
+                if b &- a == bytes.count && a >= 0 && b <= all.count {
+                    let k = all.extracting(a ..< b)
                     var same = true
                     for i in 0..<k.count where k[i] != bytes[i] { same = false; break }
-                    if same { return entries[Int(e)] }
+                    if same { return entries.span[e] }
                 }
             }
-            s = (s + 1) & mask
+            s = (s &+ 1) & mask
+            probes &+= 1
         }
+        return nil
     }
 }

@@ -1,5 +1,5 @@
 /// Value kinds of SEMANTICS.md §2 and their component counts.
-public enum ValueKind: UInt8, Sendable {
+public enum ValueKind: UInt8, Sendable, BitwiseCopyable {
     case scalar, point, size, rect, color, transform, bool, id
 
     public var components: Int {

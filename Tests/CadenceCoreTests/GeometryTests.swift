@@ -116,6 +116,12 @@ struct GeometryTests {
     func table() {
         for n in KeyPathTarget.allNames {
             #expect(KeyPathTarget.lookup(n)?.name == n)
+            // Near misses (a byte more, a byte less, the last byte changed)
+            // are other keys or none, never this one.
+            for m in [n + "x", String(n.dropLast()), String(n.dropLast()) + "#"] {
+                #expect(KeyPathTarget.lookup(m)?.name != n, "\(m) found \(n)")
+                if let t = KeyPathTarget.lookup(m) { #expect(t.name == m) }
+            }
         }
         #expect(KeyPathTarget.lookup("") == nil)
         #expect(KeyPathTarget.lookup("position.z") == nil)
