@@ -69,8 +69,9 @@ extension Engine {
             layers[l].animatesGeometry = entry.flags & SimpleAnim.geometry != 0
             simpleQuiet = false
             if layers[l].simple >= 0 {
-                simpleAnims[Int(layers[l].simple)] = entry
-                simpleLeaf[Int(layers[l].simple)] = .unknown
+                let j = Int(layers[l].simple)
+                simpleAnims[j] = entry
+                if j < simpleLeaf.count { simpleLeaf[j] = .unknown }
             } else {
                 layers[l].simple = Int32(simpleAnims.count)
                 simpleAnims.append(entry)
@@ -109,10 +110,10 @@ extension Engine {
         guard slot >= 0 else { return }
         simpleQuiet = false
         let last = simpleAnims.removeLast()
-        let lastLeaf = simpleLeaf.removeLast()
+        let lastLeaf = simpleLeaf.popLast() ?? .unknown
         if slot < simpleAnims.count {
             simpleAnims[slot] = last
-            simpleLeaf[slot] = lastLeaf
+            if slot < simpleLeaf.count { simpleLeaf[slot] = lastLeaf }
             layers[Int(last.layer)].simple = Int32(slot)
         }
         layers[l].simple = -1
@@ -197,13 +198,7 @@ extension Engine {
             quiet = false
             var slow: [Int32] = []
             swap(&slow, &scratchSimpleSlow)
-            var block: [Double] = []
-            swap(&block, &pres)
-            do {
-                var out = block.mutableSpan
-                for x in slow { evaluateSimpleEntry(Int(x), events: true, pres: &out) }
-            }
-            swap(&block, &pres)
+            withBlock { out in for x in slow { evaluateSimpleEntry(Int(x), events: true, pres: &out) } }
             swap(&slow, &scratchSimpleSlow)
         }
         flushVisual()
@@ -218,15 +213,22 @@ extension Engine {
     /// `self.simpleAnims`.
     @inline(__always)
     func withTrackAndBlock(_ body: (Span<SimpleAnim>, inout MutableSpan<Double>) -> Void) {
-        var block: [Double] = []
-        swap(&block, &pres)
         var anims: [SimpleAnim] = []
         swap(&anims, &simpleAnims)
+        withBlock { out in body(anims.span, &out) }
+        swap(&anims, &simpleAnims)
+    }
+
+    /// Runs `body` on the presentation block moved out of the engine (an O(1)
+    /// swap). `body` must not use `self.pres`.
+    @inline(__always)
+    func withBlock(_ body: (inout MutableSpan<Double>) -> Void) {
+        var block: [Double] = []
+        swap(&block, &pres)
         do {
             var out = block.mutableSpan
-            body(anims.span, &out)
+            body(&out)
         }
-        swap(&anims, &simpleAnims)
         swap(&block, &pres)
     }
 
@@ -377,13 +379,7 @@ extension Engine {
     /// Evaluates one entry outside the tick (a lazy presentation read).
     func evaluateSimpleEntry(_ j: Int, events: Bool) {
         scratchVisual.removeAll(keepingCapacity: true)
-        var block: [Double] = []
-        swap(&block, &pres)
-        do {
-            var out = block.mutableSpan
-            evaluateSimpleEntry(j, events: events, pres: &out)
-        }
-        swap(&block, &pres)
+        withBlock { out in evaluateSimpleEntry(j, events: events, pres: &out) }
         flushVisual()
     }
 
