@@ -190,8 +190,7 @@ final class KeyframeRuntime {
     let discrete: Bool
     let rotationMode: RotationMode
 
-    static let placeholderTrack = try! KeyframeTrack(values: [0], components: 1, keyTimes: nil, mode: .linear,
-                                                     tension: nil, continuity: nil, bias: nil)
+    static let placeholderTrack = KeyframeTrack(constant: 0)
 
     init(track: KeyframeTrack?, path: PathTimeline?, segmentCurves: [TimingCurve], keyDecomp: [DecomposedTransform?],
          values: [Double], components: Int, discrete: Bool, rotationMode: RotationMode) {

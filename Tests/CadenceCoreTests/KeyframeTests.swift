@@ -75,6 +75,19 @@ private func catmullRomLength(_ values: [Double], _ d: Int, _ n: Int, _ j: Int, 
 @Suite struct KeyframeTests {
     // MARK: Every value at its key time
 
+    /// The placeholder track of path animations is built without validation:
+    /// it is the one-value track, its value everywhere (NaN and overshoot included).
+    @Test func constantTrackIsTheOneValueTrack() {
+        let track = KeyframeTrack(constant: 2.5)
+        #expect(track.count == 1 && track.components == 1 && track.mode == .linear)
+        for p in [-1.0, 0, 0.25, 1, 3, .nan, .infinity] {
+            let (j, u) = track.locate(p)
+            #expect(j == 0 && u == 0, "at \(p)")
+            #expect(trackValue(track, p) == [2.5], "at \(p)")
+        }
+        #expect(KeyframeRuntime.placeholderTrack.count == 1)
+    }
+
     @Test(arguments: [CalculationMode.linear, .cubic, .discrete])
     func everyValueIsHitAtItsKeyTime(mode: CalculationMode) throws {
         var rng = SplitMix64(state: 0xC0FFEE &+ UInt64(mode.rawValue))

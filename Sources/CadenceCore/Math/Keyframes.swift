@@ -150,6 +150,20 @@ public final class KeyframeTrack: Sendable {
         lastLive = last
     }
 
+    /// The one-value linear track `[value]`: what the throwing initialiser
+    /// builds for it, without validation (nothing to validate).
+    init(constant value: Double) {
+        count = 1
+        components = 1
+        mode = .linear
+        spline = HermiteSpline(values: [value], components: 1, count: 1, cubic: false,
+                               tension: nil, continuity: nil, bias: nil)
+        keyTimes = [0]
+        arc = nil
+        firstLive = 0
+        lastLive = 0
+    }
+
     /// Whether per-segment timing functions apply: true for linear and cubic;
     /// false for paced, cubicPaced (constant speed) and discrete (no in-between).
     public var usesSegmentTiming: Bool { mode == .linear || mode == .cubic }
