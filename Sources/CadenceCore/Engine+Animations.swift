@@ -354,6 +354,7 @@ extension Engine {
             if let v = c.to { inst.setValue(i, 1, v) }
             if let v = c.by { inst.setValue(i, 2, v) }
         }
+        if c.keyframes != nil { inst.setFlatKeyframes(i) }
         for child in c.children {
             let ci = materialize(child, layer: l, group: i)
             let last = inst.items[i].lastChild

@@ -592,9 +592,19 @@ extension Engine {
         let n = Int(inst.items[i].components)
         let hint = Int(inst.items[i].kfSegment)
         var seg = hint
-        if inst.items[i].interp == .linear && n <= 4,
-           var v = inst.keyframes[i]?.value4(progress: e, components: n, cumulative: inst.items[i].cumulative,
-                                             iteration: iteration, segmentHint: &seg) {
+        let cumulative = inst.items[i].cumulative
+        var fast: SIMD4<Double>? = nil
+        if inst.items[i].interp == .linear && n <= 4 {
+            if inst.items[i].kfCount != 0 {
+                fast = flatKeyframe4(i, progress: e, components: n, cumulative: cumulative,
+                                     iteration: iteration, segmentHint: &seg)
+            }
+            if fast == nil {
+                fast = inst.keyframes[i]?.value4(progress: e, components: n, cumulative: cumulative,
+                                                 iteration: iteration, segmentHint: &seg)
+            }
+        }
+        if var v = fast {
             if seg != hint { inst.items[i].kfSegment = Int32(truncatingIfNeeded: seg) }
             let access = inst.items[i].access
             let additive = inst.items[i].additive
@@ -668,6 +678,36 @@ extension Engine {
             decomposeTransform(l, Engine.transformBase, &acc)
             acc.xf.comps.rotation.z += mode == .autoReverse ? angle + Double.pi : angle
         }
+    }
+
+    /// `KeyframeRuntime.value4` from the flat copy in the value slots
+    /// (`InstanceStore.setFlatKeyframes`) when the previous frame's segment or
+    /// the next holds `e`; nil otherwise (then the runtime object answers).
+    /// The same shared arithmetic (`KeyframeTrack.locateNear`, `value4`), so the
+    /// same bits.
+    @inline(always)
+    func flatKeyframe4(_ i: Int, progress e: Double, components n: Int, cumulative: Bool, iteration: Double,
+                       segmentHint: inout Int) -> SIMD4<Double>? {
+        let vb = i &* InstanceStore.valueStride
+        let count = Int(inst.items[i].kfCount)
+        guard let loc = KeyframeTrack.locateNear(e, count: count, hint: &segmentHint,
+                                                 time: { inst.values[vb &+ $0] }) else { return nil }
+        let vo = vb &+ count
+        let to = vo &+ count &* n
+        var v = KeyframeTrack.value4(segment: loc.segment, local: loc.local, count: count, components: n,
+                                     cubic: inst.items[i].kfCubic,
+                                     value: { inst.values[vo &+ $0] }, tangent: { inst.values[to &+ $0] })
+        if cumulative && iteration >= 1 && count > 1 {
+            // The change over one cycle: last key minus first key, as given.
+            var first = SIMD4<Double>.zero, last = SIMD4<Double>.zero
+            let lastRow = vo &+ (count &- 1) &* n
+            for k in 0..<n {
+                first[k] = inst.values[vo &+ k]
+                last[k] = inst.values[lastRow &+ k]
+            }
+            v += (last - first) * iteration
+        }
+        return v
     }
 
     // MARK: tick

@@ -29,6 +29,10 @@ struct Instance {
     /// Added inside an open transaction: begins at the outermost commit.
     var awaitingCommit = false
     var linearCurve = true
+    /// Keyframes held flat in the instance's value slots (`InstanceStore.setFlatKeyframes`):
+    /// the number of values (0: not flat) and whether the track is cubic.
+    var kfCount: UInt8 = 0
+    var kfCubic = false
     /// Links in the layer's animation list (top level) or the group's child list.
     var next: Int32 = -1
     var firstChild: Int32 = -1
@@ -159,6 +163,26 @@ struct InstanceStore {
         liveCount -= 1
     }
 
+    /// Copies a small keyframe track into instance `i`'s value slots (unused by
+    /// keyframe animations), so that the frame loop reads flat doubles instead
+    /// of the runtime object (whose every use costs a retain and a release):
+    /// key times, values, then tangents (`KeyframeTrack.flatLayout`). Only
+    /// value-based tracks of linear components with no per-segment timing
+    /// function in effect; others keep `kfCount` 0.
+    mutating func setFlatKeyframes(_ i: Int) {
+        items[i].kfCount = 0
+        items[i].kfCubic = false
+        guard let kf = keyframes[i], kf.path == nil, kf.rotationMode == .none,
+              items[i].interp == .linear, Int(items[i].components) == kf.track.components,
+              kf.segmentCurves.isEmpty || !kf.track.usesSegmentTiming,
+              kf.track.count <= Int(UInt8.max),
+              let flat = kf.track.flatLayout(capacity: InstanceStore.valueStride) else { return }
+        let base = i &* InstanceStore.valueStride
+        for (k, x) in flat.data.enumerated() { values[base &+ k] = x }
+        items[i].kfCount = UInt8(kf.track.count)
+        items[i].kfCubic = flat.cubic
+    }
+
     @inline(__always)
     func value(_ i: Int, _ which: Int, _ n: Int) -> ValueBuffer {
         var v = ValueBuffer(count: n)
@@ -204,21 +228,10 @@ final class KeyframeRuntime {
         self.rotationMode = rotationMode
     }
 
-    /// The value of a values-based (no path, no rotation) animation of `n` ≤ 4
-    /// linear components at progress `e`, in SIMD4 (lanes beyond `n` are 0); with
-    /// `cumulative`, plus (last key − first key) per completed cycle. Nil when
-    /// the animation is not of that form.
+    /// `v` plus (last key − first key) per completed cycle when `cumulative`.
     @inline(__always)
-    func value4(progress e: Double, components n: Int, cumulative: Bool, iteration: Double,
-                segmentHint: inout Int) -> SIMD4<Double>? {
-        guard path == nil && rotationMode == .none && track.components == n else { return nil }
-        let loc = track.locate(e, hint: &segmentHint)
-        var local = loc.local
-        let j = loc.segment
-        if j < segmentCurves.count && track.usesSegmentTiming {
-            local = segmentCurves[j].evaluate(local)
-        }
-        var v = track.value4(segment: j, local: local)
+    func withCumulation(_ v: SIMD4<Double>, components n: Int, cumulative: Bool, iteration: Double) -> SIMD4<Double> {
+        var v = v
         let count = track.count
         if cumulative && iteration >= 1 && count > 1 {
             // The change over one cycle: last key minus first key, as given.
@@ -233,6 +246,24 @@ final class KeyframeRuntime {
             v += (last - first) * iteration
         }
         return v
+    }
+
+    /// The value of a values-based (no path, no rotation) animation of `n` ≤ 4
+    /// linear components at progress `e`, in SIMD4 (lanes beyond `n` are 0); with
+    /// `cumulative`, plus (last key − first key) per completed cycle. Nil when
+    /// the animation is not of that form.
+    @inline(__always)
+    func value4(progress e: Double, components n: Int, cumulative: Bool, iteration: Double,
+                segmentHint: inout Int) -> SIMD4<Double>? {
+        guard path == nil && rotationMode == .none && track.components == n else { return nil }
+        let loc = track.locate(e, hint: &segmentHint)
+        var local = loc.local
+        let j = loc.segment
+        if j < segmentCurves.count && track.usesSegmentTiming {
+            local = segmentCurves[j].evaluate(local)
+        }
+        return withCumulation(track.value4(segment: j, local: local), components: n,
+                              cumulative: cumulative, iteration: iteration)
     }
 
     /// Keyframe value `j`.

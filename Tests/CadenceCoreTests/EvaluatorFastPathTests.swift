@@ -104,6 +104,101 @@ struct EvaluatorFastPathTests {
         }
     }
 
+    /// The first animation record of a layer.
+    static func firstInstance(_ r: Rig, _ l: UInt64) -> Instance {
+        r.e.inst.items[Int(r.e.layers[r.e.layerIndex(l)!].firstAnim)]
+    }
+
+    /// Small keyframe tracks are copied flat into the instance's value slots
+    /// and evaluated from there. By hand, Catmull-Rom x = [0, 10, 30, 60] at
+    /// even key times (segments of 1/3): tangents (Δin + Δout) / 2 with
+    /// duplicated ends = [5, 15, 25, 15]; value = h00 v_j + h10 m_j + h01 v_j+1
+    /// + h11 m_j+1. p = 0.1: j = 0, u = 0.3, h = (0.784, 0.147, 0.216, -0.063)
+    /// -> 1.95; p = 0.5: j = 1, u = 0.5, h = (0.5, 0.125, 0.5, -0.125) -> 18.75;
+    /// p = 0.9: j = 2, u = 0.7, h = (0.216, 0.063, 0.784, -0.147) ->
+    /// 6.48 + 1.575 + 47.04 - 2.205 = 52.89. y = 2x. Cumulative: + 60 (and
+    /// + 120 for y) per completed cycle. Times jump over whole segments (the
+    /// flat shortcut misses and the runtime object answers) and walk through
+    /// them (the shortcut answers).
+    @Test("small keyframe tracks evaluated from the flat copy: cubic, cumulative, jumps")
+    func flatCubicKeyframes() {
+        var r = Rig()
+        let l = r.layer()
+        var s = try! AnimationSpec(kind: .keyframe, keyPath: "position")
+        let xs: [Double] = [0, 10, 30, 60]
+        try! s.setValues(xs.flatMap { [$0, 2 * $0] }, count: 4, components: 2)
+        try! s.setCalculationMode(.cubic)
+        s.timing.duration = 1
+        s.timing.repeatCount = .infinity
+        try! s.setCumulative(true)
+        r.add(l, s, key: "k")
+        let it = Self.firstInstance(r, l)
+        #expect(it.kfCount == 4 && it.kfCubic, "flat copy of the track")
+        let byHand: [(Double, Double)] = [
+            (0.1, 1.95), (0.5, 18.75), (0.9, 52.89),        // walking through
+            (1.1, 61.95), (2.9, 172.89), (3.5, 198.75),     // jumps over segments
+            (3.9, 232.89), (4.1, 241.95),
+        ]
+        for (t, x) in byHand {
+            r.tick(t)
+            let v = r.pres(l, "position")
+            #expect(near(v, [x, 2 * x], 1e-9), "t = \(t): \(v), expected \([x, 2 * x])")
+        }
+    }
+
+    /// Paced key times by distance: x = [0, 10, 40] -> [0, 0.25, 1]; p = 0.5:
+    /// segment 1, u = 1/3 -> 20; p = 0.125 -> 5. A track with a segment timing
+    /// function in effect, and one too large for the value slots (20 values of
+    /// 4 components), are not copied and still give the hand-worked values.
+    @Test("flat copy: paced tracks; segment timing and large tracks keep the runtime object")
+    func flatKeyframeEligibility() {
+        var r = Rig()
+        let paced = r.layer()
+        var s = try! AnimationSpec(kind: .keyframe, keyPath: "opacity")
+        try! s.setValues([0, 10, 40], count: 3, components: 1)
+        try! s.setCalculationMode(.paced)
+        s.timing.duration = 1
+        r.add(paced, s, key: "p")
+        #expect(Self.firstInstance(r, paced).kfCount == 3 && !Self.firstInstance(r, paced).kfCubic)
+
+        // easeIn on the only segment: x(t) solved by bisection here, y = bezier y.
+        let timed = r.layer()
+        var s2 = try! AnimationSpec(kind: .keyframe, keyPath: "opacity")
+        try! s2.setValues([0, 8], count: 2, components: 1)
+        try! s2.setSegmentCurves([.easeIn])
+        s2.timing.duration = 1
+        r.add(timed, s2, key: "e")
+        #expect(Self.firstInstance(r, timed).kfCount == 0)
+
+        // 20 values x 4 components = 100 doubles > 64 value slots: x_k = k, (k, 2k, 3k, 4k).
+        let large = r.layer()
+        var s3 = try! AnimationSpec(kind: .keyframe, keyPath: "backgroundColor")
+        try! s3.setValues((0..<20).flatMap { k in [1, 2, 3, 4].map { Double(k * $0) / 100 } }, count: 20, components: 4)
+        s3.timing.duration = 1
+        r.add(large, s3, key: "c")
+        #expect(Self.firstInstance(r, large).kfCount == 0)
+
+        func easeInAt(_ x: Double) -> Double {
+            // Bezier (0.42, 0, 1, 1): x(s) = 3(1-s)^2 s 0.42 + 3(1-s) s^2 + s^3, y(s) = 3(1-s)s^2 + s^3.
+            var lo = 0.0, hi = 1.0
+            for _ in 0..<200 {
+                let m = (lo + hi) / 2
+                let xm = 3 * (1 - m) * (1 - m) * m * 0.42 + 3 * (1 - m) * m * m + m * m * m
+                if xm < x { lo = m } else { hi = m }
+            }
+            let m = (lo + hi) / 2
+            return 3 * (1 - m) * m * m + m * m * m
+        }
+        for (t, pacedValue) in [(0.125, 5.0), (0.5, 20.0), (0.75, 30.0)] {
+            r.tick(t)
+            #expect(near(r.pres1(paced, "opacity"), pacedValue, 1e-12), "paced at \(t)")
+            #expect(near(r.pres1(timed, "opacity"), 8 * easeInAt(t), 1e-7), "segment timing at \(t)")
+            // 19 segments of 1/19: p = t -> j = floor(19 t), value = 19 t * (1, 2, 3, 4) / 100.
+            let c = r.pres(large, "backgroundColor")
+            #expect(near(c, [1, 2, 3, 4].map { 19 * t * $0 / 100 }, 1e-12), "large at \(t): \(c)")
+        }
+    }
+
     /// §3.3's iteration is floor(snap(t / c)): a time within 1e-12 (relative)
     /// of a cycle boundary belongs to the next cycle. With autoreverses the
     /// cycle is 2d, and just before its end the general sampler says

@@ -122,7 +122,7 @@ struct TransactionTests {
 
     @Test("unbalanced commit and settings without a transaction are invalid states")
     func unbalanced() {
-        var r = Rig()
+        let r = Rig()
         expectStatus(.invalidState) { () throws(CadenceError) in try r.e.commitTransaction() }
         expectStatus(.invalidState) { () throws(CadenceError) in try r.e.setTransactionDuration(1) }
     }

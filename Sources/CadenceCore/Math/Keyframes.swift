@@ -166,6 +166,7 @@ public final class KeyframeTrack: Sendable {
 
     /// Whether per-segment timing functions apply: true for linear and cubic;
     /// false for paced, cubicPaced (constant speed) and discrete (no in-between).
+    @inline(__always)
     public var usesSegmentTiming: Bool { mode == .linear || mode == .cubic }
 
     /// Maps overall progress p (already eased by the animation's own timing
@@ -222,30 +223,67 @@ public final class KeyframeTrack: Sendable {
     /// with `p` in [0, 1] take the shortcut; everything else is `locate(_:)`.
     @inline(__always)
     func locate(_ p: Double, hint: inout Int) -> (segment: Int, local: Double) {
-        let n = count
-        // `p >= 0 && p <= 1` is false for NaN.
-        if n >= 2 && mode != .discrete && arc == nil && p >= 0 && p <= 1 {
-            let kt = keyTimes
-            let last = n &- 2
-            var h = hint
-            var k = 0
-            // Sorted key times (checked at creation): j is the largest index with
-            // kt[j] <= p, clamped to n - 2, exactly when kt[j] <= p < kt[j + 1]
-            // (or j = n - 2 and kt[j] <= p).
-            while k < 2 && h >= 0 && h <= last && kt.count == n {
-                if kt[h] <= p && (h == last || p < kt[h &+ 1]) {
-                    hint = h
-                    let width = kt[h &+ 1] - kt[h]
-                    let u = width > 0 ? min(max((p - kt[h]) / width, 0), 1) : 1
-                    return (h, u)
-                }
-                h = h < last ? h &+ 1 : 0
-                k &+= 1
-            }
-        }
+        if let r = locateNear(p, hint: &hint) { return r }
         let r = locate(p)
         hint = r.segment
         return r
+    }
+
+    /// The shortcut of `locate(_:hint:)` alone: nil (and `hint` unchanged)
+    /// when it does not apply or neither segment tried holds `p`.
+    @inline(__always)
+    func locateNear(_ p: Double, hint: inout Int) -> (segment: Int, local: Double)? {
+        guard mode != .discrete && arc == nil else { return nil }
+        let kt = keyTimes
+        guard kt.count == count else { return nil }
+        return KeyframeTrack.locateNear(p, count: count, hint: &hint) { kt[$0] }
+    }
+
+    /// The shortcut of `locate(_:hint:)` for a key-time track (linear, cubic,
+    /// paced) of `n` key times read through `time`: tries segment `hint`, then
+    /// the one after it (wrapping to 0). Shared with the instance store's flat
+    /// copy of small tracks, so both give bit-identical results.
+    @inline(always)
+    static func locateNear(_ p: Double, count n: Int, hint: inout Int,
+                           time kt: (Int) -> Double) -> (segment: Int, local: Double)? {
+        // `p >= 0 && p <= 1` is false for NaN.
+        guard n >= 2 && p >= 0 && p <= 1 else { return nil }
+        let last = n &- 2
+        var h = hint
+        var k = 0
+        // Sorted key times (checked at creation): j is the largest index with
+        // kt[j] <= p, clamped to n - 2, exactly when kt[j] <= p < kt[j + 1]
+        // (or j = n - 2 and kt[j] <= p).
+        while k < 2 && h >= 0 && h <= last {
+            if kt(h) <= p && (h == last || p < kt(h &+ 1)) {
+                hint = h
+                let width = kt(h &+ 1) - kt(h)
+                let u = width > 0 ? min(max((p - kt(h)) / width, 0), 1) : 1
+                return (h, u)
+            }
+            h = h < last ? h &+ 1 : 0
+            k &+= 1
+        }
+        return nil
+    }
+
+    /// The flat form of a small track for the frame loop (`InstanceStore`):
+    /// key times, then values, then (cubic) tangents, in one array; nil when
+    /// the track is not a key-time track of 2 or more values of at most four
+    /// components, or the whole does not fit in `capacity` doubles.
+    func flatLayout(capacity: Int) -> (data: [Double], cubic: Bool)? {
+        guard count >= 2, components <= 4, arc == nil, keyTimes.count == count else { return nil }
+        let cubic: Bool
+        switch mode {
+        case .linear, .paced: cubic = false
+        case .cubic: cubic = true
+        case .discrete, .cubicPaced: return nil
+        }
+        let data = keyTimes + spline.values + (cubic ? spline.tangents : [])
+        guard spline.values.count == count * components,
+              !cubic || spline.tangents.count == 2 * (count - 1) * components,
+              data.count <= capacity else { return nil }
+        return (data, cubic)
     }
 
     /// Writes the value at (segment, local) into `out[offset ..< offset + components]`:
@@ -288,22 +326,35 @@ public final class KeyframeTrack: Sendable {
             for c in 0..<d { r[c] = values[j &* d &+ c] }
             return r
         }
-        let j = min(max(segment, 0), count - 2)
+        let tangents = spline.tangents
+        return KeyframeTrack.value4(segment: segment, local: local, count: count, components: d,
+                                    cubic: mode == .cubic || mode == .cubicPaced,
+                                    value: { values[$0] }, tangent: { tangents[$0] })
+    }
+
+    /// The value of segment `segment` (clamped) of a track of `n` ≥ 2 values of
+    /// `d` ≤ 4 components at `local`: the Kochanek–Bartels Hermite curve
+    /// (`cubic`) or the lerp. `value(k)` is component k of the values row by
+    /// row, `tangent(k)` of the tangents (outgoing, incoming per segment and
+    /// component). Shared with the instance store's flat copy of small tracks.
+    @inline(always)
+    static func value4(segment: Int, local: Double, count n: Int, components d: Int, cubic: Bool,
+                       value: (Int) -> Double, tangent: (Int) -> Double) -> SIMD4<Double> {
+        var r = SIMD4<Double>.zero
+        let j = min(max(segment, 0), n - 2)
         let u = local.isNaN ? 0 : local
         let a = j &* d, b = a &+ d
-        switch mode {
-        case .cubic, .cubicPaced:
-            let tangents = spline.tangents
+        if cubic {
             let u2 = u * u, u3 = u2 * u
             let h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u
             let h01 = -2 * u3 + 3 * u2, h11 = u3 - u2
-            for c in 0..<d {
+            for c in 0..<min(d, 4) {
                 let m = 2 &* (a &+ c)
-                r[c] = h00 * values[a &+ c] + h10 * tangents[m] + h01 * values[b &+ c] + h11 * tangents[m &+ 1]
+                r[c] = h00 * value(a &+ c) + h10 * tangent(m) + h01 * value(b &+ c) + h11 * tangent(m &+ 1)
             }
-        default:
+        } else {
             let w = 1 - u
-            for c in 0..<d { r[c] = w * values[a &+ c] + u * values[b &+ c] }
+            for c in 0..<min(d, 4) { r[c] = w * value(a &+ c) + u * value(b &+ c) }
         }
         return r
     }
