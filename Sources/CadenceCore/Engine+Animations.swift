@@ -347,6 +347,8 @@ extension Engine {
         inst.items[i].lastChild = -1
         inst.curves[i] = c.curve
         inst.extras[i] = c.extra
+        inst.extras[i].spring = nil
+        inst.springs[i] = c.extra.spring
         inst.keyframes[i] = c.keyframes
         let n = Int(c.item.components)
         if n > 0 {

@@ -154,7 +154,7 @@ extension Engine {
         case .basic:
             applyBasic(i, layer: l, progress: e, iteration: s.iteration, acc: &acc)
         case .spring:
-            let sp = inst.extras[i].spring?.progress(at: s.cycleTime) ?? 1
+            let sp = inst.springs[i]?.progress(at: s.cycleTime) ?? 1
             applyBasic(i, layer: l, progress: sp, iteration: s.iteration, acc: &acc)
         case .keyframe:
             applyKeyframe(i, layer: l, progress: e, iteration: s.iteration, acc: &acc)

@@ -353,7 +353,7 @@ extension Engine {
     @inline(never)
     func simpleEase(_ e: borrowing SimpleAnim, _ s: TimingSample) -> Double {
         if e.flags & SimpleAnim.spring != 0 {
-            return inst.extras[Int(e.instance)].spring?.progress(at: s.cycleTime) ?? 1
+            return inst.springs[Int(e.instance)]?.progress(at: s.cycleTime) ?? 1
         } else if e.flags & SimpleAnim.linearCurve != 0 {
             return s.progress
         }
