@@ -694,20 +694,11 @@ extension Engine {
                                                  time: { inst.values[vb &+ $0] }) else { return nil }
         let vo = vb &+ count
         let to = vo &+ count &* n
-        var v = KeyframeTrack.value4(segment: loc.segment, local: loc.local, count: count, components: n,
+        let v = KeyframeTrack.value4(segment: loc.segment, local: loc.local, count: count, components: n,
                                      cubic: inst.items[i].kfCubic,
                                      value: { inst.values[vo &+ $0] }, tangent: { inst.values[to &+ $0] })
-        if cumulative && iteration >= 1 && count > 1 {
-            // The change over one cycle: last key minus first key, as given.
-            var first = SIMD4<Double>.zero, last = SIMD4<Double>.zero
-            let lastRow = vo &+ (count &- 1) &* n
-            for k in 0..<n {
-                first[k] = inst.values[vo &+ k]
-                last[k] = inst.values[lastRow &+ k]
-            }
-            v += (last - first) * iteration
-        }
-        return v
+        return KeyframeTrack.cumulated(v, count: count, components: n, cumulative: cumulative, iteration: iteration,
+                                       available: count &* n) { inst.values[vo &+ $0] }
     }
 
     // MARK: tick

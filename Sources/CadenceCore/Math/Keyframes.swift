@@ -359,6 +359,25 @@ public final class KeyframeTrack: Sendable {
         return r
     }
 
+    /// `v` plus (last key − first key) per completed cycle when `cumulative`
+    /// (SEMANTICS.md §7), the keys as given, read through `value` (row by
+    /// row; `available` doubles). Shared with the instance store's flat copy.
+    @inline(always)
+    static func cumulated(_ v: SIMD4<Double>, count: Int, components n: Int, cumulative: Bool, iteration: Double,
+                          available: Int, value: (Int) -> Double) -> SIMD4<Double> {
+        guard cumulative && iteration >= 1 && count > 1 else { return v }
+        // The change over one cycle: last key minus first key, as given.
+        var first = SIMD4<Double>.zero, last = SIMD4<Double>.zero
+        let lastRow = (count &- 1) &* n
+        if lastRow &+ n <= available {
+            for k in 0..<min(n, 4) {
+                first[k] = value(k)
+                last[k] = value(lastRow &+ k)
+            }
+        }
+        return v + (last - first) * iteration
+    }
+
     /// Paced key times: cumulative Euclidean distance / total; nil when the total
     /// is 0 or not finite (then the caller spaces key times evenly).
     private static func pacedKeyTimes(values: [Double], components d: Int, count n: Int) -> [Double]? {
