@@ -343,6 +343,21 @@ private func catmullRomLength(_ values: [Double], _ d: Int, _ n: Int, _ j: Int, 
         #expect(trackValue(still, 0.3) == [5])
     }
 
+    /// Paced key times of values whose distances overflow or underflow when
+    /// squared (hand-worked: distances 1.5e308 and 0.5e308 give key times
+    /// 0, 0.75, 1; 5e-170 and 1.5e-169 give 0, 0.25, 1).
+    @Test func pacedKeyTimesOfHugeAndTinyValues() throws {
+        let huge = try KeyframeTrack(values: [-1e308, 5e307, 1e308], components: 1, keyTimes: nil, mode: .paced,
+                                     tension: nil, continuity: nil, bias: nil)
+        #expect(huge.locate(0.75) == (1, 0))
+        #expect(abs(trackValue(huge, 0.375)[0] - -2.5e307) <= 1e-15 * 1e308)
+        let tiny = try KeyframeTrack(values: [0, 0, 3e-170, 4e-170, 3e-170, 1.9e-169], components: 2, keyTimes: nil,
+                                     mode: .paced, tension: nil, continuity: nil, bias: nil)
+        #expect(tiny.locate(0.25).segment == 1 && abs(tiny.locate(0.25).local) <= 1e-15)
+        let mid = trackValue(tiny, 0.625)        // halfway along the second segment
+        #expect(abs(mid[0] - 3e-170) <= 1e-15 * 3e-170 && abs(mid[1] - 1.15e-169) <= 1e-15 * 1.15e-169)
+    }
+
     @Test func singleValueIsConstant() throws {
         for mode in [CalculationMode.linear, .discrete, .paced, .cubic, .cubicPaced] {
             let track = try KeyframeTrack(values: [3, 4], components: 2, keyTimes: nil, mode: mode,

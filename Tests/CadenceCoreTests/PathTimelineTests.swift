@@ -333,4 +333,39 @@ private func angleGap(_ a: Double, _ b: Double) -> Double {
                                     mode: .paced, keyTimes: nil)
         for p in [0, 0.5, 1, .nan] { #expect(!path.sample(p).angle.isNaN) }
     }
+
+    // MARK: Coordinates near the largest double
+
+    /// Differences of coordinates near ±1e308 overflow; the timeline measures
+    /// such paths in scaled units. Hand-worked: the first line is 2e308 long, the
+    /// second 1e308; the true total (3e308) is beyond the largest double.
+    @Test func hugeCoordinatesKeepTheirArcLengths() throws {
+        let elements: [PathElement] = [.move(-1e308, 0), .line(1e308, 0), .line(1e308, 1e308)]
+        let paced = try PathTimeline(elements: elements, mode: .paced, keyTimes: nil)
+        #expect(paced.totalLength == .infinity)
+        let half = paced.sample(0.5)             // 1.5e308 along: the middle of the first line's right half
+        #expect(abs(half.x - 0.5e308) <= 1e-12 * 1e308 && half.y == 0 && half.angle == 0)
+        let late = paced.sample(5.0 / 6.0)       // 2.5e308 along: halfway up the second line
+        #expect(late.x == 1e308 && abs(late.y - 0.5e308) <= 1e-12 * 1e308)
+        #expect(abs(late.angle - Double.pi / 2) <= 1e-15)
+        let even = try PathTimeline(elements: elements, mode: .linear, keyTimes: nil)
+        let quarter = even.sample(0.25)          // the first line's midpoint
+        #expect(abs(quarter.x) <= 1e-12 * 1e308 && quarter.y == 0)
+        #expect(abs(even.sample(0.75).y - 0.5e308) <= 1e-12 * 1e308)
+
+        // A cubic scaled up to ~1e307: its length against brute-force integration
+        // of the small one times the scale, and paced samples at the scaled points.
+        let c = ReferenceCubic(p0: (0, 0), c1: (30, 120), c2: (140, -60), p3: (160, 80))
+        let k = 1e305
+        let big = ReferenceCubic(p0: (0, 0), c1: (30 * k, 120 * k), c2: (140 * k, -60 * k), p3: (160 * k, 80 * k))
+        let path = try PathTimeline(elements: [.move(0, 0), big.element], mode: .paced, keyTimes: nil)
+        let reference = c.length() * k
+        #expect(abs(path.totalLength - reference) <= 1e-9 * reference, "\(path.totalLength) vs \(reference)")
+        for p in [0.25, 0.6] {
+            let t = c.parameter(atLength: p * c.length())
+            let want = c.point(t)
+            let got = path.sample(p)
+            #expect(pointDistance((got.x / k, got.y / k), want) <= 1e-6, "p=\(p)")
+        }
+    }
 }

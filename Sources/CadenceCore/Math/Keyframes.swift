@@ -382,12 +382,20 @@ public final class KeyframeTrack: Sendable {
     /// is 0 or not finite (then the caller spaces key times evenly).
     private static func pacedKeyTimes(values: [Double], components d: Int, count n: Int) -> [Double]? {
         guard n >= 2 else { return nil }
+        // Distances are measured on the values scaled by a power of two that
+        // brings the largest magnitude into [1, 2): differences near ±1e308 and
+        // squares of differences beyond 1e154 or below 1e-154 would overflow or
+        // underflow. The scaling is exact and the key times are ratios, so
+        // values of ordinary size get the same bits as without it.
+        var largest = 0.0
+        for k in 0..<(n * d) where values[k].isFinite { largest = max(largest, abs(values[k])) }
+        let unit = largest > 0 ? Double(sign: .plus, exponent: -largest.exponent, significand: 1) : 1
         var cumulative = [0.0]
         var total = 0.0
         for j in 0..<(n - 1) {
             var sum = 0.0
             for c in 0..<d {
-                let delta = values[(j + 1) * d + c] - values[j * d + c]
+                let delta = values[(j + 1) * d + c] * unit - values[j * d + c] * unit
                 sum += delta * delta
             }
             total += sum.squareRoot()

@@ -115,8 +115,10 @@ public final class PathTimeline: Sendable {
         }
     }
 
-    /// Total arc length of the drawable segments (moveTo jumps excluded).
-    public var totalLength: Double { table.totalLength }
+    /// Total arc length of the drawable segments (moveTo jumps excluded);
+    /// +inf when it exceeds the largest double (the timeline itself works in
+    /// scaled units, see `Pieces.unit`).
+    public var totalLength: Double { table.totalLength / pieces.unit }
 
     /// Number of drawable segments.
     public var segmentCount: Int { pieces.segments.count }
@@ -247,8 +249,38 @@ extension PathTimeline {
     }
 
     /// The drawable segments of a path, as an arc-length parametrisable curve.
+    ///
+    /// Lengths and directions come from `shape`: the segments scaled by `unit`,
+    /// a power of two that is 1 unless a coordinate exceeds 2^990 in magnitude
+    /// (then 2^-40, so that differences of coordinates, derivatives and summed
+    /// lengths stay finite; directions and length fractions do not change with
+    /// the scale, and a power of two scales exactly). Positions come from the
+    /// unscaled `segments`.
     struct Pieces: Sendable, ArcLengthCurve {
         var segments: [Segment]
+        private(set) var shape: [Segment]
+        private(set) var unit: Double = 1
+
+        static let largeCoordinate = 0x1p990
+        static let largeUnit = 0x1p-40
+
+        init(segments: [Segment]) {
+            self.segments = segments
+            let big = segments.contains { s in
+                [s.p0x, s.p0y, s.c1x, s.c1y, s.c2x, s.c2y, s.p3x, s.p3y].contains { abs($0) > Pieces.largeCoordinate }
+            }
+            if big {
+                let k = Pieces.largeUnit
+                unit = k
+                shape = segments.map { s in
+                    s.isLine ? Segment(line: s.p0x * k, s.p0y * k, s.p3x * k, s.p3y * k)
+                        : Segment(cubic: s.p0x * k, s.p0y * k, s.c1x * k, s.c1y * k,
+                                  s.c2x * k, s.c2y * k, s.p3x * k, s.p3y * k)
+                }
+            } else {
+                shape = segments
+            }
+        }
 
         /// Splits elements into drawable segments (quads elevated to cubics).
         static func segments(of elements: [PathElement]) -> [Segment] {
@@ -284,23 +316,23 @@ extension PathTimeline {
         /// first direction found along the path, else 0.
         mutating func resolveFallbackAngles() {
             var leading = 0.0
-            for j in segments.indices {
+            for j in shape.indices {
                 if let angle = intrinsicAngle(segment: j, at: 0) { leading = angle; break }
             }
             var previousEnd: Double? = nil
-            for j in segments.indices {
-                segments[j].fallbackAngle = segments[j].chordAngle ?? previousEnd ?? leading
+            for j in shape.indices {
+                shape[j].fallbackAngle = shape[j].chordAngle ?? previousEnd ?? leading
                 previousEnd = tangentAngle(segment: j, at: 1)
             }
         }
 
         var arcSegmentCount: Int { segments.count }
 
-        func isStraight(segment j: Int) -> Bool { segments[j].isLine }
+        func isStraight(segment j: Int) -> Bool { shape[j].isLine }
 
-        /// |B'(t)| (for lines, the length).
+        /// |B'(t)| (for lines, the length), in scaled units.
         func speed(segment j: Int, at t: Double) -> Double {
-            let s = segments[j]
+            let s = shape[j]
             if s.isLine { return s.scale }
             let (dx, dy) = derivative(s, t)
             return CurveSupport.euclideanNorm(dx, dy)
@@ -330,14 +362,14 @@ extension PathTimeline {
         /// Direction of motion at parameter t, atan2(dy, dx), falling back to the
         /// segment's `fallbackAngle` where the segment has no direction of its own.
         func tangentAngle(segment j: Int, at t: Double) -> Double {
-            intrinsicAngle(segment: j, at: t) ?? segments[j].fallbackAngle
+            intrinsicAngle(segment: j, at: t) ?? shape[j].fallbackAngle
         }
 
         /// Direction of motion at parameter t from the segment alone: B', then ±B''
         /// (+ for t < 1: the direction just after t; − at t = 1: just before), then
         /// B'''; nil for a line of zero length or a segment that is a single point.
         func intrinsicAngle(segment j: Int, at t: Double) -> Double? {
-            let s = segments[j]
+            let s = shape[j]
             guard s.scale > 0, s.scale.isFinite else { return nil }
             if s.isLine { return s.chordAngle }
             let eps = PathTimeline.degenerateTangentEpsilon * s.scale
