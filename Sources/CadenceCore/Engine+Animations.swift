@@ -121,7 +121,9 @@ extension Engine {
         c.item.timing = ResolvedTiming(spec.timing, defaultDuration: defaultDuration)
         c.item.removedOnCompletion = spec.removedOnCompletion
         c.item.additive = spec.additive
-        c.item.cumulative = spec.cumulative
+        // §5.2: each completed cycle adds its end value minus its start; a
+        // cycle that autoreverses ends where it started, so it adds nothing.
+        c.item.cumulative = spec.cumulative && !spec.timing.autoreverses
         if let tc = spec.timingCurve, tc != .linear {
             c.curve = tc
             c.item.linearCurve = false

@@ -205,6 +205,41 @@ struct TransformArithmeticTests {
         #expect(near(mul(start, by), to, 1e-12))
     }
 
+    /// §5.2 + §3.2: with autoreverses a cycle is forward and back, so it ends at
+    /// its start value and adds nothing. Hand-worked (d = 1, c = 2, D = 4):
+    /// t = 1.5 -> 5; t = 1.999999 -> 1e-5 (mirrored); t = 2 -> 0 (the second
+    /// cycle starts where the first ended); t = 2.5 -> 5; t = 4 (the end, a whole
+    /// cycle) -> the start value 0. Whole transforms alike: m41 is 0.1 at 1.99,
+    /// 0 at 2, 0.1 at 2.01.
+    @Test("cumulative with autoreverses: each cycle ends where it started, nothing accumulates")
+    func cumulativeAutoreverses() {
+        var r = Rig()
+        let l = r.layer()
+        r.add(l, r.basic("position.x", from: [0], to: [10], duration: 1) { s throws(CadenceError) in
+            try s.setCumulative(true)
+            s.timing.autoreverses = true
+            s.timing.repeatCount = 2
+            s.timing.fillMode = .forwards
+            s.removedOnCompletion = false
+        })
+        for (t, want) in [(1.5, 5.0), (1.999999, 1e-5), (2.0, 0.0), (2.5, 5.0), (4.0, 0.0), (5.0, 0.0)] {
+            r.tick(t)
+            #expect(abs(r.pres1(l, "position.x") - want) <= 1e-9, "t=\(t)")
+        }
+        var m = Rig()
+        let k = m.layer()
+        var s = m.basic("transform", from: Transform3D.identity.elements,
+                        to: Transform3D.translation(10, 0, 0).elements, duration: 1)
+        try! s.setCumulative(true)
+        s.timing.autoreverses = true
+        s.timing.repeatCount = 3
+        m.add(k, s)
+        for (t, want) in [(1.99, 0.1), (2.0, 0.0), (2.01, 0.1)] {
+            m.tick(t)
+            #expect(abs(m.pres(k, "transform")[12] - want) <= 1e-9, "t=\(t)")
+        }
+    }
+
     @Test("cumulative transforms continue from each cycle's end")
     func cumulativeContinuity() {
         var r = Rig()
