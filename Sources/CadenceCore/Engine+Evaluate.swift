@@ -180,7 +180,9 @@ extension Engine {
         let it = inst.items[i]
         if !it.started && (s.activeTime >= 0 || it.timing.fillMode.fillsBackwards) {
             inst.items[i].started = true
-            let t = s.activeTime >= 0 ? eventTime(l, local: it.timing.beginTime) : previousNow
+            // A backwards fill starts the animation when it is added (§11 "at
+            // once"), whether or not this tick also crosses its begin time.
+            let t = it.timing.fillMode.fillsBackwards ? previousNow : eventTime(l, local: it.timing.beginTime)
             emit(.start, finished: false, instance: i, layer: l, time: t)
         }
         if !it.finished && s.phase == .after {

@@ -64,6 +64,15 @@ struct EventTests {
         r.tick(2.5)
         let ev2 = r.events()
         #expect(ev2.count == 1 && ev2[0].layer == a && ev2[0].time == 2)
+        #expect(ev[0].time == 0)                 // added at now = 0
+        // The first tick after the add may already be past the begin time: the
+        // backwards fill still started it when it was added (now = 2.5), not at
+        // its begin (3).
+        let c = r.layer()
+        r.add(c, r.basic("opacity", from: [0], to: [1], duration: 1) { s in s.timing.beginTime = 3; s.timing.fillMode = .backwards })
+        r.tick(5)
+        let ev3 = r.events().filter { $0.layer == c }
+        #expect(ev3.map(\.kind) == [.start, .stop] && ev3.first?.time == 2.5)
     }
 
     @Test("not-removed animations still report finished at their end")
