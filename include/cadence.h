@@ -252,7 +252,11 @@ uint32_t cad_sizeof_event(void);
 
 /* ---- Engine and time ---- */
 
-/* Creates an engine. Returns NULL only when out of memory. */
+/*
+ * Creates an engine. Returns NULL when out of memory or when 16383 engines
+ * are alive at once (each live engine stamps a distinct 14-bit value into its
+ * handles, so handles of one engine are never valid in another).
+ */
 cad_engine *cad_engine_create(void);
 
 /*

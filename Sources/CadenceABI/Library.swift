@@ -49,9 +49,14 @@ import Glibc
 
 // MARK: Engine and time
 
-/// Creates an engine. Returns NULL only when out of memory.
+/// Creates an engine. Returns NULL when out of memory or when 16383 engines
+/// are alive at once (each live engine stamps a distinct 14-bit value into its
+/// handles, so handles of one engine are never valid in another).
 @c public func cad_engine_create() -> OpaquePointer? {
-    let salt = UInt16(truncatingIfNeeded: saltCounter.wrappingAdd(1, ordering: .relaxed).newValue % 16383 + 1)
+    guard let salt = saltPool.withLock({ $0.acquire() }) else {
+        errorSlot.set("cad_engine_create: 16383 engines are alive; destroy one first")
+        return nil
+    }
     let box = EngineBox(salt: salt)
     return OpaquePointer(Unmanaged.passRetained(box).toOpaque())
 }

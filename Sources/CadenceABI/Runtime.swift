@@ -29,8 +29,17 @@ final class EngineBox: @unchecked Sendable {
     /// Set by cad_engine_destroy; a tick in progress stops running callbacks.
     let destroyed = Atomic<Bool>(false)
 
+    /// The salt this engine holds in `saltPool` until it is deinitialised.
+    let salt: UInt16
+
     init(salt: UInt16) {
+        self.salt = salt
         state = Mutex(EngineState(engine: Engine(salt: salt)))
+    }
+
+    deinit {
+        let s = salt
+        saltPool.withLock { $0.release(s) }
     }
 
     /// The box for a host pointer; nil for NULL or a pointer that is not an engine.
@@ -43,8 +52,36 @@ final class EngineBox: @unchecked Sendable {
     }
 }
 
-/// Engine salts: every engine stamps a different 14-bit value into its ids.
-let saltCounter = Atomic<UInt32>(0)
+/// Engine salts: every engine stamps a 14-bit value into its ids, and no two
+/// engines alive at the same time hold the same one, so a handle of one live
+/// engine is never taken for a handle of another. Salts are handed out round
+/// robin (a freed salt comes back only after every other free one), so a
+/// destroyed engine's handles meet its salt again as late as possible.
+struct SaltPool {
+    static let count = 16383          // salts 1 ... 16383 (0 is never used)
+    private var inUse = [Bool](repeating: false, count: SaltPool.count + 1)
+    private var cursor = 0
+
+    /// A free salt, or nil when every salt is held by a live engine.
+    mutating func acquire() -> UInt16? {
+        for step in 1...SaltPool.count {
+            let s = (cursor + step - 1) % SaltPool.count + 1
+            if !inUse[s] {
+                inUse[s] = true
+                cursor = s
+                return UInt16(s)
+            }
+        }
+        return nil
+    }
+
+    mutating func release(_ s: UInt16) {
+        let i = Int(s)
+        if i >= 1 && i <= SaltPool.count { inUse[i] = false }
+    }
+}
+
+let saltPool = Mutex(SaltPool())
 
 // MARK: - last error (per thread)
 

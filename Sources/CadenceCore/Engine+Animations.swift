@@ -40,8 +40,9 @@ extension Engine {
     public func destroyAnimation(_ id: UInt64) throws(CadenceError) {
         if let (i, g) = ObjectID.decode(id, type: 2, salt: salt), i < specs.count, specGen[i] == g, specs[i] != nil {
             specs[i] = nil
+            let retired = ObjectID.retires(specGen[i])
             specGen[i] = ObjectID.nextGeneration(specGen[i])
-            freeSpecs.append(Int32(i))
+            if !retired { freeSpecs.append(Int32(i)) }
             return
         }
         if instanceIndex(id) != nil {

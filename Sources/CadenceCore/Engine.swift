@@ -79,6 +79,13 @@ public struct ObjectID {
         let n = (g + 1) & genMask
         return n == 0 ? 1 : n
     }
+
+    /// Whether a slot whose object of generation `g` was just destroyed is
+    /// retired instead of reused: the generation would wrap, and the slot's
+    /// next object would get the id of a destroyed one. A retired slot stays
+    /// dead (one slot per 2^20 − 1 objects created in it).
+    @inline(__always)
+    static func retires(_ g: UInt32) -> Bool { g & genMask == genMask }
 }
 
 /// One Cadence engine: layers, animations, a clock and a transaction stack
@@ -270,8 +277,9 @@ public final class Engine {
         layers[l].hasChildren = false
         actions[l] = []
         layers[l].alive = false
+        let retired = ObjectID.retires(layers[l].generation)
         layers[l].generation = ObjectID.nextGeneration(layers[l].generation)
-        freeLayers.append(Int32(l))
+        if !retired { freeLayers.append(Int32(l)) }
         liveLayerCount -= 1
     }
 

@@ -147,6 +147,7 @@ struct InstanceStore {
 
     mutating func release(_ i: Int) {
         items[i].alive = false
+        let retired = ObjectID.retires(items[i].generation)
         items[i].generation = ObjectID.nextGeneration(items[i].generation)
         specs[i] = nil
         keys[i] = ""
@@ -166,7 +167,7 @@ struct InstanceStore {
             extras[i] = InstanceExtra()
             springs[i] = nil
         }
-        free.append(Int32(i))
+        if !retired { free.append(Int32(i)) }
         liveCount -= 1
     }
 

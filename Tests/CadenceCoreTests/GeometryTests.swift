@@ -149,6 +149,51 @@ struct GeometryTests {
         expectStatus(.invalidHandle) { () throws(CadenceError) in _ = try other.superlayer(of: a) }
         _ = try! other.createLayer()
     }
+
+    /// A slot whose 20-bit generation would wrap is retired: the next object
+    /// made there would carry the id of a destroyed one. (The generation is set
+    /// near its end directly rather than by a million create/destroy cycles.)
+    @Test("slots are retired instead of reusing a destroyed object's id")
+    func generationWrapRetiresTheSlot() throws {
+        var r = Rig()
+        let a = r.layer()
+        let idx = Int(a & UInt64(ObjectID.maxIndex))
+        // Second-to-last generation: destroyed, the slot is reused with the last one.
+        r.e.layers[idx].generation = ObjectID.genMask - 1
+        let nextToLast = r.e.layerID(idx)
+        try r.e.destroyLayer(nextToLast)
+        let last = try r.e.createLayer()
+        #expect(Int(last & UInt64(ObjectID.maxIndex)) == idx)
+        // The last generation: destroyed, the slot is never handed out again.
+        try r.e.destroyLayer(last)
+        for _ in 0..<3 {
+            let fresh = try r.e.createLayer()
+            #expect(Int(fresh & UInt64(ObjectID.maxIndex)) != idx)
+            #expect(fresh != nextToLast && fresh != last)
+        }
+        expectStatus(.invalidHandle) { () throws(CadenceError) in _ = try r.e.superlayer(of: last) }
+        expectStatus(.invalidHandle) { () throws(CadenceError) in _ = try r.e.superlayer(of: nextToLast) }
+
+        // Animation descriptions alike.
+        let d = try r.e.createAnimation(kind: .basic, keyPath: "opacity")
+        let di = Int(d & UInt64(ObjectID.maxIndex))
+        r.e.specGen[di] = ObjectID.genMask
+        let lastSpec = ObjectID.make(type: 2, salt: r.e.salt, gen: ObjectID.genMask, index: di)
+        try r.e.destroyAnimation(lastSpec)
+        let d2 = try r.e.createAnimation(kind: .basic, keyPath: "opacity")
+        #expect(Int(d2 & UInt64(ObjectID.maxIndex)) != di)
+
+        // Attached animations alike.
+        let l = r.layer()
+        try r.e.addAnimation(layer: l, animation: d2, key: "k")
+        let h = try r.e.animation(layer: l, key: "k")
+        let hi = Int(h & UInt64(ObjectID.maxIndex))
+        r.e.inst.items[hi].generation = ObjectID.genMask
+        try r.e.removeAllAnimations(layer: l)
+        try r.e.addAnimation(layer: l, animation: d2, key: "k")
+        let h2 = try r.e.animation(layer: l, key: "k")
+        #expect(Int(h2 & UInt64(ObjectID.maxIndex)) != hi)
+    }
 }
 
 @Suite("Regressions found by fuzzing")

@@ -216,6 +216,32 @@ TEST(foreign_handles) {
   cad_engine_destroy(e1);
 }
 
+/* Engines stamp a 14-bit salt into their handles; a live engine's salt is
+   never handed to another engine, however many engines come and go (16383
+   salts: the loop below goes round them all). */
+TEST(foreign_handles_of_a_live_engine_after_many_engines) {
+  cad_engine *e = t_engine();
+  cad_layer l = t_layer(e);
+  cad_anim a = t_anim(e, CAD_ANIM_BASIC, "opacity");
+  double v = 0.5;
+  int clashes = 0, accepted = 0, i;
+  for (i = 0; i < 16400; i++) {
+    cad_engine *f = cad_engine_create();
+    cad_layer m = 0;
+    if (!f) { EXPECT_TRUE(f != NULL); break; }
+    if (cad_layer_create(f, &m) != CAD_OK) { EXPECT_TRUE(0); cad_engine_destroy(f); break; }
+    if (m == l) clashes++;
+    if (cad_layer_set(f, l, "opacity", &v, 1) != CAD_ERR_INVALID_HANDLE) accepted++;
+    if (cad_anim_set_duration(f, a, 2) != CAD_ERR_INVALID_HANDLE) accepted++;
+    cad_engine_destroy(f);
+  }
+  EXPECT_INT_EQ(clashes, 0);
+  EXPECT_INT_EQ(accepted, 0);
+  EXPECT_OK(cad_layer_get(e, l, "opacity", &v, 1, NULL));
+  EXPECT_NEAR(v, 1, 0);
+  cad_engine_destroy(e);
+}
+
 TEST(failed_calls_change_nothing) {
   cad_engine *e = t_engine();
   cad_layer p = t_layer(e), c = t_layer(e);
@@ -324,6 +350,7 @@ TEST_LIST = {
     TEST_ENTRY(forged_handles),
     TEST_ENTRY(kind_confusion),
     TEST_ENTRY(foreign_handles),
+    TEST_ENTRY(foreign_handles_of_a_live_engine_after_many_engines),
     TEST_ENTRY(failed_calls_change_nothing),
     TEST_ENTRY(sample_with_one_bad_handle_fails_whole_call),
     TEST_ENTRY(everything_after_abuse_still_works),
