@@ -60,7 +60,8 @@ final class EngineBox: @unchecked Sendable {
 struct SaltPool {
     static let count = 16383          // salts 1 ... 16383 (0 is never used)
     private var inUse = [Bool](repeating: false, count: SaltPool.count + 1)
-    private var cursor = 0
+    /// The last salt handed out (the first engine gets 2, as before the pool).
+    private var cursor = 1
 
     /// A free salt, or nil when every salt is held by a live engine.
     mutating func acquire() -> UInt16? {
