@@ -376,11 +376,15 @@ extension Engine {
     func interpolate(_ i: Int, _ a: ValueBuffer, _ b: ValueBuffer, _ e: Double, _ interp: KeyPathTarget.Interpolation, fixedEnds: Bool) -> ValueBuffer {
         switch interp {
         case .linear:
+            if e == 1 { return b }      // the end value exactly (see `lerp`)
             var r = a
             let d = b.storage - a.storage
             r.storage = a.storage + d * e
             return r
         case .matrix:
+            // The end matrices exactly, not recomposed from their decompositions.
+            if e == 1 { return b }
+            if e == 0 { return a }
             if fixedEnds {
                 if let fa = inst.extras[i].fromDecomp, let fb = inst.extras[i].toDecomp {
                     return ValueBuffer(transform: Transform3D.interpolate(fa, fb, e))
@@ -439,7 +443,7 @@ extension Engine {
             for k in 0..<c {
                 let a = inst.values[vb + k]
                 let b = inst.values[vb + c + k]
-                let v = a + (b - a) * e
+                let v = lerp(a, b, e)
                 if !v.isNaN { pres[base + k] = settled(v, nan: v) }
             }
             return
@@ -453,9 +457,9 @@ extension Engine {
             let vb = i &* InstanceStore.valueStride
             let a = inst.values[vb], b = inst.values[vb &+ 1]
             if tb == Engine.transformBase {
-                Engine.writeScalar(a + (b - a) * e, comp, &acc.xf.comps)
+                Engine.writeScalar(lerp(a, b, e), comp, &acc.xf.comps)
             } else {
-                Engine.writeScalar(a + (b - a) * e, comp, &acc.sxf.comps)
+                Engine.writeScalar(lerp(a, b, e), comp, &acc.sxf.comps)
             }
             return
         }
@@ -519,7 +523,7 @@ extension Engine {
         case .byOnly: start = u; end = u + load(2)
         case .none: start = load(0); end = u
         }
-        var v = start + (end - start) * e
+        var v = lerp(start, end, e)
         if inst.items[i].cumulative && iteration >= 1 { v += (end - start) * iteration }
         if inst.items[i].additive { v += u }
         write4(l, access, v, underlying: u, n, &acc)

@@ -276,7 +276,7 @@ extension Engine {
             p = simpleEase(track[j], s)
         }
         let from = track[j].from
-        v = from + (track[j].to - from) * p
+        v = lerp(from, track[j].to, p)
         // All four lanes finite (x - x is 0 for a finite x, NaN for NaN
         // and ±inf; unused lanes are 0): one vector test, the per-lane
         // rule only when it fails.
@@ -422,7 +422,7 @@ extension Engine {
         if effect {
             let e = simpleEase(simpleAnims[j], s)
             let from = simpleAnims[j].from
-            v = from + (simpleAnims[j].to - from) * e
+            v = lerp(from, simpleAnims[j].to, e)
             for k in 0..<c {
                 v[k] = settled(v[k], nan: model[base &+ k])
                 out[base &+ k] = v[k]

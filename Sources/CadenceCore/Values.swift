@@ -114,3 +114,18 @@ func settled(_ x: Double, nan: Double) -> Double {
     if x.isFinite { return x }
     return x.isNaN ? nan : (x > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude)
 }
+
+/// `a + (b − a)·e`, and exactly `b` at e = 1: an animation that ends (or fills
+/// forwards) shows its `to` value bit for bit, where the plain formula can miss
+/// it by an ulp (1 + (0.2 − 1)·1 is 0.19999999999999996). At e = 0 the formula
+/// already gives `a`.
+@inline(__always)
+func lerp(_ a: Double, _ b: Double, _ e: Double) -> Double {
+    e == 1 ? b : a + (b - a) * e
+}
+
+/// `lerp` lane by lane.
+@inline(__always)
+func lerp(_ a: SIMD4<Double>, _ b: SIMD4<Double>, _ e: Double) -> SIMD4<Double> {
+    e == 1 ? b : a + (b - a) * e
+}

@@ -240,6 +240,37 @@ struct TransformArithmeticTests {
         }
     }
 
+    /// At the end of its active duration an animation shows its `to` value
+    /// exactly: 1 + (0.2 − 1)·1 is 0.19999999999999996 in doubles, so the
+    /// plain formula would miss 0.2. Every evaluation path: the simple track
+    /// (position), the block fast path (opacity with a timing function), one
+    /// virtual component, the SIMD path (from + by), and whole matrices
+    /// (not recomposed from their decomposition).
+    @Test("an ended animation shows its to value bit for bit")
+    func exactEndValues() {
+        #expect(1 + (0.2 - 1) * 1.0 != 0.2)       // what the test guards against
+        var r = Rig()
+        let l = r.layer(), m = r.layer(), n = r.layer(), o = r.layer(), q = r.layer()
+        func hold(_ s: inout AnimationSpec) { s.timing.fillMode = .forwards; s.removedOnCompletion = false }
+        var a = r.basic("position", from: [1, 1], to: [0.2, 0.2], duration: 1); hold(&a); r.add(l, a)
+        var b = r.basic("opacity", from: [1], to: [0.2], duration: 1); hold(&b)
+        b.setTimingCurve(.easeIn); r.add(m, b)
+        var c = r.basic("transform.translation.x", from: [1], to: [0.2], duration: 1); hold(&c); r.add(n, c)
+        var d = r.basic("position", from: [1, 1], by: [-0.8, -0.8], duration: 1); hold(&d); r.add(o, d)
+        let m0 = Transform3D.rotation(0.3, 0, 0, 1).elements
+        let m1 = mul(Transform3D.rotation(1.1, 0, 0, 1).elements, Transform3D.translation(0.1, 0.7, 0).elements)
+        var x = r.basic("transform", from: m0, to: m1, duration: 1); hold(&x); r.add(q, x)
+        r.tick(0.5)
+        r.tick(1)
+        #expect(r.pres(l, "position") == [0.2, 0.2])
+        #expect(r.pres1(m, "opacity") == 0.2)
+        #expect(r.pres1(n, "transform.translation.x") == 0.2)
+        #expect(r.pres(o, "position") == [1 + -0.8, 1 + -0.8])   // from + by, as §5.1 defines the end
+        #expect(r.pres(q, "transform") == m1)
+        r.tick(3)
+        #expect(r.pres(l, "position") == [0.2, 0.2] && r.pres1(m, "opacity") == 0.2 && r.pres(q, "transform") == m1)
+    }
+
     @Test("cumulative transforms continue from each cycle's end")
     func cumulativeContinuity() {
         var r = Rig()
