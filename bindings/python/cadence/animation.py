@@ -494,6 +494,7 @@ class Animation:
     # ---- values --------------------------------------------------------------
 
     def _get(self, name: str, default: Any) -> Any:
+        self._p()  # a closed animation (or engine) raises ClosedError, as its setters do
         if self._readonly:
             return None
         return self._values.get(name, default)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ctypes
 import itertools
 import math
+import numbers
 import threading
 import weakref
 from contextlib import contextmanager
@@ -253,6 +254,8 @@ class Engine:
         animation and delivers the events (callbacks run before this returns)."""
         if now is None:
             now = _media_time()
+        elif not isinstance(now, numbers.Real):
+            raise TypeError(f"now must be a number of seconds, not {type(now).__name__}")
         st = lib.cad_engine_tick(self._p(), now)
         if st:
             raise_status(st)

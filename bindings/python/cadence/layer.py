@@ -9,6 +9,8 @@ key path, including sub-keys, works with item access: ``layer["position.x"]``.
 """
 from __future__ import annotations
 
+import numbers
+import operator
 import re
 from ctypes import c_char as ctypes_char
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional,
 from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, Value, byref, c_double, c_int32, c_uint64, check,
                     encode, pack, raise_status, unpack)
 from ._lib import lib
+from .errors import InvalidArgumentError
 from .animation import Animation
 from .enums import FillMode
 from .types import Color, Point, Rect, Size, Transform3D
@@ -216,7 +219,17 @@ class Layer:
 
     @contents.setter
     def contents(self, value: int) -> None:
-        check(lib.cad_layer_set_contents(self._engine._p(), self._handle, int(value)))
+        # An integer in [0, 2**64) (ctypes would wrap -1 or 2**64 and truncate 1.5
+        # silently); the same errors as ``layer["contents"] = value``.
+        try:
+            v = operator.index(value)
+        except TypeError:
+            if not isinstance(value, numbers.Real):
+                raise TypeError(f"contents must be an integer id, not {type(value).__name__}") from None
+            raise InvalidArgumentError(-2, message=f"contents must be an integer id, got {value!r}") from None
+        if not 0 <= v < 2 ** 64:
+            raise InvalidArgumentError(-2, message=f"contents must lie in [0, 2**64), got {v}")
+        check(lib.cad_layer_set_contents(self._engine._p(), self._handle, v))
 
     # ---- tree ------------------------------------------------------------------------
 

@@ -137,6 +137,14 @@ def test_message_is_read_for_the_failing_call(layer):
     assert "nope.one" not in e2.value.message
 
 
+def test_tick_wants_a_number(engine):
+    for bad in ("1", object(), [1.0]):
+        with pytest.raises(TypeError):
+            engine.tick(bad)
+    engine.tick(2)          # ints are numbers
+    assert engine.now == 2
+
+
 def test_use_after_close(engine):
     l = engine.create_layer()
     a = Animation.basic(engine, "opacity", to=1)
@@ -144,7 +152,8 @@ def test_use_after_close(engine):
     engine.close()  # harmless
     assert engine.closed
     for action in (lambda: engine.tick(1), lambda: engine.now, lambda: l.opacity, lambda: engine.create_layer(),
-                   lambda: setattr(a, "duration", 1), lambda: list(engine.poll_events()),
+                   lambda: setattr(a, "duration", 1), lambda: a.duration, lambda: a.to_value,
+                   lambda: list(engine.poll_events()),
                    lambda: engine.render_list(l), lambda: engine.sample([l], "opacity"),
                    lambda: engine.transaction().__enter__()):
         with pytest.raises(cadence.ClosedError):

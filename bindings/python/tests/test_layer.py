@@ -66,6 +66,18 @@ def test_contents_default_and_round_trip(engine):
     assert l.contents == 2 ** 64 - 1
     l.contents = 7
     assert l.presentation_layer.contents == 7
+    # Not an id: refused, as through layer["contents"], and nothing changes.
+    for bad in (-1, 2 ** 64, 1.5):
+        with pytest.raises(cadence.InvalidArgumentError):
+            l.contents = bad
+        with pytest.raises(cadence.InvalidArgumentError):
+            l["contents"] = bad
+    for wrong in ("3", None):
+        with pytest.raises(TypeError):
+            l.contents = wrong
+        with pytest.raises(TypeError):
+            l["contents"] = wrong
+    assert l.contents == 7
 
 
 def test_typed_values(engine):
