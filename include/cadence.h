@@ -306,7 +306,9 @@ cad_status cad_engine_events_dropped(cad_engine *e, uint64_t *out);
 /*
  * Evaluates the cubic Bézier timing function (c1x, c1y, c2x, c2y) at `n`
  * progress values `x` (clamped to [0, 1]) into `y` (accurate to 1e-7; the
- * solver the engine uses). c1x and c2x must lie in [0, 1].
+ * solver the engine uses). c1x and c2x must lie in [0, 1]; the control
+ * points must be finite. An `x` that is NaN is progress 0 (as the engine
+ * treats a NaN progress), so it is not an error: y is the curve's value at 0.
  */
 cad_status cad_timing_eval_batch(double c1x, double c1y, double c2x, double c2y, const double *x, double *y, int32_t n);
 

@@ -168,7 +168,9 @@ let zeroKey: CChar64 = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 
 /// Evaluates the cubic Bézier timing function (c1x, c1y, c2x, c2y) at `n`
 /// progress values `x` (clamped to [0, 1]) into `y` (accurate to 1e-7; the
-/// solver the engine uses). c1x and c2x must lie in [0, 1].
+/// solver the engine uses). c1x and c2x must lie in [0, 1]; the control
+/// points must be finite. An `x` that is NaN is progress 0 (as the engine
+/// treats a NaN progress), so it is not an error: y is the curve's value at 0.
 @c public func cad_timing_eval_batch(_ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double, _ x: UnsafePointer<Double>?, _ y: UnsafeMutablePointer<Double>?, _ n: Int32) -> cad_status {
     do throws(CadenceError) {
         let curve = try bezier(c1x, c1y, c2x, c2y)

@@ -25,6 +25,8 @@ from cadence import Animation, Path, Transform3D  # noqa: E402
 
 def setup():
     # [start:setup]
+    import math
+
     import cadence
     from cadence import Animation, Path, Transform3D
 
@@ -42,7 +44,7 @@ def snippet_render_loop(engine, layer):
     def draw_frame(now):
         engine.tick(now)                    # Core Animation does this for you; here the host does
         items = engine.render_list(layer)   # numpy structured array: world, bounds, colours ...
-        for item in items:
+        for item in items:                  # (without numpy: a list of structures, item.world)
             world = item["world"].reshape(4, 4)   # row vectors: [x y 0 1] @ world, then divide by w
             ...
         return len(items)
@@ -234,8 +236,8 @@ def snippet_transition(engine, layer):
 
 
 def snippet_transaction(engine, layer):
-    done = []
     # [start:transaction]
+    done = []
     with engine.transaction(duration=1.0, timing_function="easeIn",
                             completion=lambda: done.append("moved")):   # begin ... commit
         layer.position = (200, 50)            # implicit animation: 1 s, easeIn
@@ -313,8 +315,8 @@ def snippet_scrub(engine, layer):
 
 
 def snippet_events(engine, layer):
-    log = []
     # [start:events]
+    log = []
     move = Animation.basic(engine, "position.x", to=300, duration=0.5, tag=7)   # tag: like setValue(_:forKey:)
 
     @move.on_event                                  # animationDidStart / animationDidStop(_:finished:)
@@ -345,12 +347,12 @@ def snippet_presentation(engine, layer):
 
 
 def snippet_uiview_animate(engine, layer):
-    finished = []
     # [start:uiview_animate]
     # UIView.animate(withDuration: 1, delay: 0.5, options: [.curveEaseInOut, .autoreverse, .repeat])
     with engine.animate(duration=1.0, delay=0.5, curve="easeInOut", autoreverse=True, repeat=True):
         layer.position = (200, 50)
     # usingSpringWithDamping: 0.5, initialSpringVelocity: 0
+    finished = []
     with engine.animate(duration=0.8, spring_damping=0.5, initial_velocity=0,
                         completion=lambda: finished.append(True)):
         layer.opacity = 0.3
