@@ -155,7 +155,11 @@ extension Engine {
             applyBasic(i, layer: l, progress: e, iteration: s.iteration, acc: &acc)
         case .spring:
             let sp = inst.springs[i]?.progress(at: s.cycleTime) ?? 1
-            applyBasic(i, layer: l, progress: sp, iteration: s.iteration, acc: &acc)
+            // §5.2: a completed cycle adds its end value minus its start, and a
+            // spring's cycle ends where the oscillator is at time d, not at `to`.
+            let cycleEnd = inst.items[i].cumulative && s.iteration >= 1
+                ? inst.springs[i]?.progress(at: inst.items[i].timing.simpleDuration) ?? 1 : 1
+            applyBasic(i, layer: l, progress: sp, iteration: s.iteration, cycleEnd: cycleEnd, acc: &acc)
         case .keyframe:
             applyKeyframe(i, layer: l, progress: e, iteration: s.iteration, acc: &acc)
         case .group:
@@ -433,7 +437,10 @@ extension Engine {
     // MARK: basic and spring
 
     @inline(__always)
-    func applyBasic(_ i: Int, layer l: Int, progress e: Double, iteration: Double, acc: inout LayerAccum) {
+    /// `cycleEnd`: the progress at which a cycle ends (1, or a spring's
+    /// progress at its duration), for the cumulative term.
+    func applyBasic(_ i: Int, layer l: Int, progress e: Double, iteration: Double, cycleEnd: Double = 1,
+                    acc: inout LayerAccum) {
         // Fast path: from/to on plain components (position, opacity, colours...).
         if inst.items[i].mode == .fromTo && inst.items[i].interp == .linear && !inst.items[i].additive && !inst.items[i].cumulative,
            case let .block(off, c) = inst.items[i].access,
@@ -464,7 +471,7 @@ extension Engine {
             return
         }
         if inst.items[i].interp == .linear && inst.items[i].components <= 4 {
-            applyBasicSmall(i, layer: l, progress: e, iteration: iteration, acc: &acc)
+            applyBasicSmall(i, layer: l, progress: e, iteration: iteration, cycleEnd: cycleEnd, acc: &acc)
             return
         }
         let it = inst.items[i]
@@ -491,7 +498,9 @@ extension Engine {
         }
         var v = interpolate(i, start, end, e, interp, fixedEnds: it.mode == .fromTo && inst.extras[i].fixedMatrixEnds)
         if it.cumulative && iteration >= 1 {
-            let delta = Engine.delta(from: start, to: end, interp)
+            let cycleEndValue = cycleEnd == 1 ? end
+                : interpolate(i, start, end, cycleEnd, interp, fixedEnds: it.mode == .fromTo && inst.extras[i].fixedMatrixEnds)
+            let delta = Engine.delta(from: start, to: cycleEndValue, interp)
             // v + delta * i; for transforms v * delta^i, continuous at each cycle's end.
             v = Engine.add(v, Engine.scaled(delta, iteration, interp), interp)
         }
@@ -501,7 +510,8 @@ extension Engine {
 
     /// `applyBasic` for up to four linearly interpolated components, in SIMD4.
     @inline(__always)
-    func applyBasicSmall(_ i: Int, layer l: Int, progress e: Double, iteration: Double, acc: inout LayerAccum) {
+    func applyBasicSmall(_ i: Int, layer l: Int, progress e: Double, iteration: Double, cycleEnd: Double = 1,
+                         acc: inout LayerAccum) {
         let n = Int(inst.items[i].components)
         let access = inst.items[i].access
         let u = underlying4(l, access, n, &acc)
@@ -524,7 +534,9 @@ extension Engine {
         case .none: start = load(0); end = u
         }
         var v = lerp(start, end, e)
-        if inst.items[i].cumulative && iteration >= 1 { v += (end - start) * iteration }
+        if inst.items[i].cumulative && iteration >= 1 {
+            v += cycleEnd == 1 ? (end - start) * iteration : (lerp(start, end, cycleEnd) - start) * iteration
+        }
         if inst.items[i].additive { v += u }
         write4(l, access, v, underlying: u, n, &acc)
     }

@@ -158,6 +158,34 @@ struct AnimationKindTests {
         }
     }
 
+    /// §5.2 with §6: a cumulative spring's cycle ends where the oscillator is at
+    /// t = d (not at `to`), so each completed cycle adds 100·(1 − x(d)) and the
+    /// motion is continuous at the cycle boundary. Default spring, d = 0.3:
+    /// x(s) = e^(−5s)(cos ωs + 5/ω sin ωs), ω = √75; one cycle adds
+    /// 100(1 − x(0.3)) ≈ 112.4355.
+    @Test("cumulative spring: each cycle adds its actual end value")
+    func cumulativeSpring() {
+        var r = Rig()
+        let l = r.layer()
+        var s = try! AnimationSpec(kind: .spring, keyPath: "position.x")
+        try! s.setEndpoint(.from, ValueBuffer(0))
+        try! s.setEndpoint(.to, ValueBuffer(100))
+        try! s.setCumulative(true)
+        s.timing.duration = 0.3
+        s.timing.repeatCount = 2
+        s.timing.fillMode = .forwards
+        s.removedOnCompletion = false
+        r.add(l, s)
+        let wd = 75.0.squareRoot()
+        func p(_ t: Double) -> Double { 100 * (1 - exp(-5 * t) * (cos(wd * t) + 5 / wd * sin(wd * t))) }
+        let cycle = p(0.3)
+        #expect(near(cycle, 112.4355, 1e-4))
+        for (t, want) in [(0.2999999, p(0.2999999)), (0.3, cycle), (0.4, cycle + p(0.1)), (0.6, 2 * cycle), (1.0, 2 * cycle)] {
+            r.tick(t)
+            #expect(near(r.pres1(l, "position.x"), want, 1e-9), "t=\(t)")
+        }
+    }
+
     @Test("spring settling durations of §6: damping 5 about 2.855 s, damping 15 just over 1 s")
     func settling() {
         #expect(near(Spring(mass: 1, stiffness: 100, damping: 5, initialVelocity: 0)!.settlingDuration, 2.855, 1e-3))
