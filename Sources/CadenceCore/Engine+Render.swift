@@ -223,7 +223,13 @@ extension Engine {
         scratchStack.append(Int32(r))
         while let x = scratchStack.popLast() {
             let l = Int(x)
-            if isHiddenNow(l) || notYetBegun(l) { continue }
+            if notYetBegun(l) { continue }
+            if isHiddenNow(l) {
+                // A showing transition still draws its container and outgoing picture.
+                let t = layers[l].transition
+                if t >= 0, let tr = inst.extras[Int(t)].transition, tr.visible { n += 1 + tr.snapshot.count }
+                continue
+            }
             n += 1
             let t = layers[l].transition
             if t >= 0, let tr = inst.extras[Int(t)].transition, tr.visible {
@@ -503,7 +509,14 @@ extension Engine {
     @inline(__always)
     func emitLayer(_ l: Int, parentOut: Int32, parentWorld: Transform3D, parentOpacity: Double, flags: UInt8,
                    out: inout MutableSpan<RenderItem>, n: inout Int, frame: inout RenderFrame) -> Bool {
-        if isHiddenNow(l) || notYetBegun(l) { return false }
+        if notYetBegun(l) { return false }
+        if isHiddenNow(l) {
+            if layers[l].transition >= 0 {
+                emitHiddenTransition(l, parentOut: parentOut, parentWorld: parentWorld, parentOpacity: parentOpacity,
+                                     flags: flags, out: &out, n: &n)
+            }
+            return false
+        }
         if simplePending && layers[l].simple >= 0 { evaluatePendingEntry(l) }
         if layers[l].transition >= 0 {
             return emitLayerGeneral(l, parentOut: parentOut, parentWorld: parentWorld, parentOpacity: parentOpacity,
@@ -589,23 +602,8 @@ extension Engine {
         if transitionShowing, let tr = inst.extras[t].transition {
             let b = l &* LayerProperty.stride
             let g = Engine.transitionGeometry(tr, w: pres[b &+ 8], h: pres[b &+ 9])
-            // The clip container: masks to the layer's bounds, draws nothing itself.
-            var c = RenderItem()
-            c.layer = layerID(l)
-            c.parent = parentOut
-            c.flags = RenderItem.masksToBounds | RenderItem.transitionClip | extraFlags
-            c.world = w.float16
-            c.bounds = cache[l].bounds
-            c.opacity = 1
-            c.worldOpacity = Float(parentOpacity)
-            c.borderColor = (0, 0, 0, 0)
-            c.shadowColor = (0, 0, 0, 0)
-            c.shadowOpacity = 0
-            out[n] = c
-            let containerIndex = Int32(n)
-            n += 1
-            inst.extras[t].transition?.lastWorld = w
-            inst.extras[t].transition?.lastOpacity = parentOpacity
+            let containerIndex = emitClipContainer(l, t, world: w, parentOut: parentOut, parentOpacity: parentOpacity,
+                                                   flags: extraFlags, out: &out, n: &n)
             if tr.type == .reveal {
                 frame.outgoing = Int32(t)        // drawn above, after the live subtree
                 frame.outgoingParent = containerIndex
@@ -642,6 +640,46 @@ extension Engine {
     }
 
     /// Writes a transition's frozen outgoing picture under the clip container.
+    /// The clip container of layer `l`'s showing transition `t` (masks to the
+    /// layer's bounds, draws nothing itself); remembers the world and opacity
+    /// the outgoing picture hangs from. Returns the container's index.
+    func emitClipContainer(_ l: Int, _ t: Int, world w: Transform3D, parentOut: Int32, parentOpacity: Double,
+                           flags: Int32, out: inout MutableSpan<RenderItem>, n: inout Int) -> Int32 {
+        var c = RenderItem()
+        c.layer = layerID(l)
+        c.parent = parentOut
+        c.flags = RenderItem.masksToBounds | RenderItem.transitionClip | flags
+        c.world = w.float16
+        c.bounds = cache[l].bounds
+        c.opacity = 1
+        c.worldOpacity = Float(parentOpacity)
+        c.borderColor = (0, 0, 0, 0)
+        c.shadowColor = (0, 0, 0, 0)
+        c.shadowOpacity = 0
+        out[n] = c
+        let containerIndex = Int32(n)
+        n += 1
+        inst.extras[t].transition?.lastWorld = w
+        inst.extras[t].transition?.lastOpacity = parentOpacity
+        return containerIndex
+    }
+
+    /// A hidden layer whose transition is showing (§8: the render list draws
+    /// the outgoing picture while the transition runs; hiding the layer only
+    /// changes the incoming one): the clip container and the outgoing picture,
+    /// nothing of the live layer or its sublayers.
+    @inline(never)
+    func emitHiddenTransition(_ l: Int, parentOut: Int32, parentWorld: Transform3D, parentOpacity: Double,
+                              flags: UInt8, out: inout MutableSpan<RenderItem>, n: inout Int) {
+        let t = Int(layers[l].transition)
+        guard inst.extras[t].transition?.visible == true else { return }
+        let w = worldMatrix(l, parentWorld: parentWorld)
+        let extraFlags: Int32 = (flags & TraversalEntry.incoming != 0) ? RenderItem.transitionIncoming : 0
+        let containerIndex = emitClipContainer(l, t, world: w, parentOut: parentOut, parentOpacity: parentOpacity,
+                                               flags: extraFlags, out: &out, n: &n)
+        emitOutgoing(t, parentOut: containerIndex, out: &out, n: &n)
+    }
+
     func emitOutgoing(_ t: Int, parentOut: Int32, out: inout MutableSpan<RenderItem>, n: inout Int) {
         guard let tr = inst.extras[t].transition else { return }
         let l = Int(inst.items[t].layer)

@@ -271,4 +271,47 @@ struct AnimationKindTests {
         #expect(try r.e.renderList(root: l, into: &span) == 1)
         #expect(buf[0].contents == 2)
     }
+
+    /// §8: while a transition runs the render list draws the outgoing picture;
+    /// hiding the layer after adding the transition changes only the incoming
+    /// picture (nothing of it is drawn). Hand-worked: fade, linear, p = 0.25 ->
+    /// the outgoing picture at opacity 0.75; push from the left, p = 0.5 -> the
+    /// outgoing picture offset by +W p = +50. Counting agrees with writing.
+    @Test("a layer hidden during its transition still shows the outgoing picture", arguments: [TransitionType.fade, .push])
+    func hiddenDuringTransition(type: TransitionType) throws {
+        var r = Rig()
+        let root = r.layer(["bounds": [0, 0, 400, 400]])
+        let l = r.layer(["bounds": [0, 0, 100, 50], "position": [50, 25]])
+        let a = r.layer(["bounds": [0, 0, 10, 10], "position": [5, 5]])
+        try r.e.addSublayer(root, l)
+        try r.e.addSublayer(l, a)
+        r.tick(0)
+        var t = try! AnimationSpec(kind: .transition, keyPath: nil)
+        try! t.setTransition(type, .fromLeft)
+        t.timing.duration = 1
+        r.add(l, t)
+        try r.e.setActionsEnabled(layer: l, false)
+        try r.e.set(layer: l, "hidden", [1])
+        let p = type == .fade ? 0.25 : 0.5
+        r.tick(p)
+        var buf = [RenderItem](repeating: RenderItem(), count: 16)
+        var span = buf.mutableSpan
+        let n = try r.e.renderList(root: root, into: &span)
+        #expect(n == 4)                                   // root, clip container, outgoing l and a
+        #expect(try r.e.renderListCount(root: root) == n)
+        let container = buf[1], outL = buf[2], outA = buf[3]
+        #expect(container.layer == l && container.flags & RenderItem.transitionClip != 0 && container.parent == 0)
+        #expect(outL.layer == l && outL.flags & RenderItem.transitionOutgoing != 0 && outL.parent == 1)
+        #expect(outA.layer == a && outA.flags & RenderItem.transitionOutgoing != 0 && outA.parent == 2)
+        #expect(buf.prefix(n).allSatisfy { $0.flags & RenderItem.transitionIncoming == 0 })
+        if type == .fade {
+            #expect(near(Double(outL.opacity), 0.75, 1e-6) && near(Double(outA.worldOpacity), 0.75, 1e-6))
+            #expect(outL.world.12 == container.world.12)   // in place
+        } else {
+            #expect(outL.opacity == 1 && outL.world.12 == container.world.12 + 50)
+        }
+        r.tick(1.5)                                       // over: nothing of l
+        span = buf.mutableSpan
+        #expect(try r.e.renderList(root: root, into: &span) == 1)
+    }
 }
