@@ -130,6 +130,16 @@ extension Engine {
         return w
     }
 
+    /// A layer left out of the render list (hidden, not yet begun): neither it
+    /// nor its subtree is visited, so their cached worlds miss any move of an
+    /// ancestor. Its world is marked stale, which makes its next visit
+    /// recompute it and hand the recompute to its sublayers, and makes a list
+    /// rendered from inside its subtree recompute from scratch (`renderList`).
+    @inline(__always)
+    func markSkipped(_ l: Int) {
+        if !layers[l].worldStale { layers[l].worldStale = true }
+    }
+
     @inline(__always)
     func isHiddenNow(_ l: Int) -> Bool {
         layers[l].presHidden
@@ -141,7 +151,9 @@ extension Engine {
     func notYetBegun(_ l: Int) -> Bool {
         if layers[l].timeIdentity { return false }
         let tm = layerCold[l].timing
-        guard tm.beginTime != 0, !tm.fillMode.fillsBackwards else { return false }
+        // (A beginTime of 0 is not "always begun": the parent's time can be
+        // negative, e.g. under a timeOffset < 0 or a parent filling backwards.)
+        guard !tm.fillMode.fillsBackwards else { return false }
         let p = Int(layers[l].parent)
         let tp = p < 0 ? now : localTime(p, global: now)
         return tp < tm.beginTime
@@ -273,7 +285,9 @@ extension Engine {
             var guardCount = 0
             while x >= 0 && guardCount <= layers.count {
                 rootParentOpacity *= Double(cache[x].opacity)
-                if layers[x].geomDirty || layers[x].animatesGeometry { ancestorsDirty = true }
+                // (`worldStale`: an ancestor left out of a list, see `markSkipped`,
+                // or one whose world changed without being cached.)
+                if layers[x].geomDirty || layers[x].animatesGeometry || layers[x].worldStale { ancestorsDirty = true }
                 x = Int(layers[x].parent)
                 guardCount += 1
             }
@@ -379,7 +393,10 @@ extension Engine {
                 let c = Int(subs[k])
                 guard isFastLeaf(c) else { break }
                 k += 1
-                if layers[c].presHidden { continue }
+                if layers[c].presHidden {
+                    markSkipped(c)
+                    continue
+                }
                 let b = c &* LayerProperty.stride
                 var tx = 0.0, ty = 0.0, tz = 0.0
                 // A deferred simple-track entry, evaluated as its leaf is
@@ -509,8 +526,12 @@ extension Engine {
     @inline(__always)
     func emitLayer(_ l: Int, parentOut: Int32, parentWorld: Transform3D, parentOpacity: Double, flags: UInt8,
                    out: inout MutableSpan<RenderItem>, n: inout Int, frame: inout RenderFrame) -> Bool {
-        if notYetBegun(l) { return false }
+        if notYetBegun(l) {
+            markSkipped(l)
+            return false
+        }
         if isHiddenNow(l) {
+            markSkipped(l)
             if layers[l].transition >= 0 {
                 emitHiddenTransition(l, parentOut: parentOut, parentWorld: parentWorld, parentOpacity: parentOpacity,
                                      flags: flags, out: &out, n: &n)

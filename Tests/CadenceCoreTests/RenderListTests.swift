@@ -128,4 +128,53 @@ struct RenderListTests {
         r.tick(0.75)
         #expect(try render(&r, l)[0].world.12 == 75)
     }
+
+    /// A subtree list rendered from below a layer that full lists leave out
+    /// (hidden): the skipped layer's descendants were not revisited when the
+    /// root moved, so their cached worlds must not be trusted. Hand-worked:
+    /// all layers at default geometry, so each world is the root's position;
+    /// the root animates from (100, 50) to (0, 0) over 0.25 s, linearly.
+    @Test("a list rendered from inside a hidden subtree follows its ancestors")
+    func belowSkippedAncestor() throws {
+        var r = Rig()
+        let root = r.layer(), h = r.layer(), g = r.layer()
+        try r.e.addSublayer(root, h)
+        try r.e.addSublayer(h, g)
+        _ = try render(&r, root)
+        _ = try render(&r, root)
+        _ = try render(&r, g)
+        r.add(root, r.basic("position", from: [100, 50], duration: 0.25))
+        try r.e.set(layer: h, "hidden", [1])
+        #expect(try render(&r, root).count == 1)                  // h and g left out
+        guard var it = try render(&r, g).first else { Issue.record("no item"); return }
+        #expect(it.world.12 == 100 && it.world.13 == 50)
+        for (t, x, y) in [(0.1, 60.0, 30.0), (0.2, 20.0, 10.0), (0.3, 0.0, 0.0)] {
+            r.tick(t)
+            _ = try render(&r, root)
+            guard let next = try render(&r, g).first else { Issue.record("no item"); return }
+            it = next
+            #expect(near(Double(it.world.12), x, 1e-4) && near(Double(it.world.13), y, 1e-4), "t=\(t)")
+        }
+    }
+
+    /// §3.1: a layer whose parent time is before its beginTime is left out,
+    /// also for beginTime 0 when the parent's time is negative. Hand-worked:
+    /// a (timeOffset −1) > b (beginTime 0) > c (beginTime 0.2). At now 0.5 a's
+    /// local time is −0.5: b (and so c) not begun. At 1.1 a's time is 0.1: b is
+    /// drawn, c (b's time 0.1 < 0.2) is not.
+    @Test("beginTime 0 under a parent whose time is negative is not begun")
+    func beginTimeZeroUnderNegativeParentTime() throws {
+        var r = Rig()
+        let a = r.layer(), b = r.layer(), c = r.layer()
+        try r.e.set(layer: a, "timeOffset", [-1])
+        try r.e.set(layer: c, "beginTime", [0.2])
+        try r.e.addSublayer(a, b)
+        try r.e.addSublayer(b, c)
+        r.tick(0.5)
+        #expect(try render(&r, a).map(\.layer) == [a])
+        #expect(try r.e.renderListCount(root: a) == 1)
+        r.tick(1.1)
+        #expect(try render(&r, a).map(\.layer) == [a, b])
+        #expect(try r.e.renderListCount(root: a) == 2)
+    }
 }
