@@ -226,7 +226,22 @@ extension Engine {
         // The count reads hidden flags and timing, never a simple-track value
         // (a visual entry keeps the track from being deferred).
         ensureDirtyPresentations()
+        if ancestorLeftOut(r) { return 0 }
         return countItems(r)
+    }
+
+    /// Whether an ancestor of `r` is left out of the render list (hidden, not
+    /// yet begun): then so is `r`'s whole subtree, whichever layer the list is
+    /// rendered from.
+    func ancestorLeftOut(_ r: Int) -> Bool {
+        var x = Int(layers[r].parent)
+        var guardCount = 0
+        while x >= 0 && guardCount <= layers.count {
+            if isHiddenNow(x) || notYetBegun(x) { return true }
+            x = Int(layers[x].parent)
+            guardCount += 1
+        }
+        return false
     }
 
     func countItems(_ r: Int) -> Int {
@@ -266,6 +281,7 @@ extension Engine {
         ensureDirtyPresentations()
         simpleFused = 0
         simpleSampled = 0
+        if layers[r].parent >= 0 && ancestorLeftOut(r) { return 0 }
         if out.count < liveLayerCount + transitionItemBound {
             let needed = countItems(r)
             if needed > out.count {
