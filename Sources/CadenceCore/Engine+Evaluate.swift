@@ -138,7 +138,7 @@ extension Engine {
     func evaluateInstance(_ i: Int, layer l: Int, parentTime tp: Double, topLevel: Bool, events: Bool, acc: inout LayerAccum) {
         // Fields are read in place (no copy of the instance record).
         let awaiting = inst.items[i].awaitingCommit
-        let s = inst.items[i].timing.sample(parentTime: awaiting ? inst.items[i].timing.beginTime : tp)
+        let s = inst.items[i].timing.sampleInline(parentTime: awaiting ? inst.items[i].timing.beginTime : tp)
         if topLevel && events && !awaiting && (!inst.items[i].started || (s.phase == .after && !inst.items[i].finished)) {
             updateEvents(i, s, layer: l)
         }

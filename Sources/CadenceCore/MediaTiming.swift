@@ -163,7 +163,12 @@ public struct ResolvedTiming: Sendable, Equatable {
 
     /// Maps parent time `tp` to a sample (SEMANTICS.md §3.3).
     @inline(__always)
-    public func sample(parentTime tp: Double) -> TimingSample {
+    public func sample(parentTime tp: Double) -> TimingSample { sampleInline(parentTime: tp) }
+
+    /// `sample`, always inlined (the frame loop's general evaluator: the
+    /// optimizer stops inlining `@inline(__always)` functions into large ones).
+    @inline(always)
+    func sampleInline(parentTime tp: Double) -> TimingSample {
         var a = (tp - beginTime) * speed
         if a.isNaN { a = 0 }
         let D = activeDuration
