@@ -248,7 +248,9 @@ public struct ResolvedTiming: Sendable, Equatable {
     /// Active time at which the animation finishes, in its parent's time, or nil
     /// if it never finishes or the map is not invertible.
     public var parentEndTime: Double? {
-        guard activeDuration.isFinite, speed > 0 else { return nil }
+        // a = (tp − beginTime)·speed reaches D at tp = beginTime + D / speed, for
+        // either sign of speed (a negative speed reaches it going back in time).
+        guard activeDuration.isFinite, speed != 0 else { return nil }
         return activeDuration / speed + beginTime
     }
 }

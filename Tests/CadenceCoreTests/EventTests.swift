@@ -75,6 +75,32 @@ struct EventTests {
         #expect(ev3.map(\.kind) == [.start, .stop] && ev3.first?.time == 2.5)
     }
 
+    /// decisions.md "Event times": the exact crossing when the time map can be
+    /// inverted, also for negative speeds. Hand-worked: layer speed −1 (local
+    /// T = −t), animation speed −1 with begin b: a = (T − b)·(−1) = t + b.
+    /// b = 0: a reaches D = 1 at t = 1. b = −1: a = t − 1 starts at t = 1 and
+    /// ends at t = 2.
+    @Test("stop times under negative speeds are the exact crossings")
+    func negativeSpeedStopTimes() {
+        for (begin, start, stop) in [(0.0, 0.0, 1.0), (-1.0, 1.0, 2.0)] {
+            var r = Rig()
+            let l = r.layer()
+            try! r.e.set(layer: l, "speed", [-1])
+            r.tick(0)
+            r.add(l, r.basic("opacity", from: [0], to: [1], duration: 1) { s in
+                s.timing.speed = -1
+                s.timing.beginTime = begin
+            })
+            var ev: [Event] = []
+            for t in [0.5, 1.5, 3.0, 4.0] {
+                r.tick(t)
+                ev += r.events()
+            }
+            #expect(ev.map(\.kind) == [.start, .stop], "begin \(begin)")
+            #expect(ev.first?.time == start && ev.last?.time == stop, "begin \(begin): \(ev.map(\.time))")
+        }
+    }
+
     @Test("not-removed animations still report finished at their end")
     func notRemoved() {
         var r = Rig()
