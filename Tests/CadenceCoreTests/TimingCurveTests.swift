@@ -39,6 +39,7 @@ import Testing
         Reference(0.3, 1_000, 0.7, -1_000),
         Reference(0.3, 1e6, 0.7, -1e6),
         Reference(0, -1e6, 1, 1e6),
+        Reference(1, 898308.7493339644, 0, -827952.9846036558),   // flat inflection, y' ≈ 1.3e6 at x = ½
     ])
     func hugeOrdinatesMatchReference(_ reference: Reference) {
         let worst = Self.maxError(reference, gridCount: 2_000)
@@ -78,6 +79,28 @@ import Testing
             let t = 0.5 + u
             let expected = 3 * t * t - 2 * t * t * t  // y(t) for c1y = 0, c2y = 1
             #expect(abs(curve.evaluate(x) - expected) <= Self.contractError, "x = \(x)")
+        }
+    }
+
+    /// The same flat inflection with ordinates near the accepted limit 1e6:
+    /// y(x) has an infinite slope at x = ½ and y' ≈ 1.3e6 there, so 1e-7 in y
+    /// needs t to ~1e-13. Hand-worked points: x = ½ is t = ½ exactly, y =
+    /// 0.375 (c1y + c2y) + 0.125; x = ½ ± 2⁻¹⁹ is t = ½ ± 2⁻⁷ exactly
+    /// (4 · 2⁻²¹ = 2⁻¹⁹), y from the Bernstein form. (Found by a differential
+    /// audit: 8.8e-7 off at x = ½ for the first curve.)
+    @Test("Flat inflection with ordinates near 1e6: closed-form points within 1e-7")
+    func flatInflectionHugeOrdinates() {
+        for (c1y, c2y) in [(898308.7493339644, -827952.9846036558), (1e6, -1e6), (-1e6, 999_999.5), (1e6, 1e6)] {
+            let curve = TimingCurve(c1x: 1, c1y: c1y, c2x: 0, c2y: c2y)!
+            func y(_ t: Double) -> Double {
+                let s = 1 - t
+                return 3 * c1y * t * s * s + 3 * c2y * t * t * s + t * t * t
+            }
+            #expect(abs(curve.evaluate(0.5) - (0.375 * (c1y + c2y) + 0.125)) <= Self.contractError, "\(c1y), \(c2y) at ½")
+            for sign in [1.0, -1.0] {
+                let x = 0.5 + sign * 0x1p-19
+                #expect(abs(curve.evaluate(x) - y(0.5 + sign * 0x1p-7)) <= Self.contractError, "\(c1y), \(c2y) at \(x)")
+            }
         }
     }
 

@@ -374,6 +374,13 @@ struct CubicBezier: Sendable {
             }
             t = min(max(t - d, 0), 1)
         }
+        if c1x == 1 && c2x == 0 {
+            // The one valid curve whose x' has a double root inside (0, 1): x(t) =
+            // ½ + 4(t − ½)³ exactly, so t = ½ + ∛((x − ½)/4). No residual, however
+            // precise, resolves t near ½ (y(x) has an infinite slope there), but the
+            // closed form does, to an ulp.
+            return Root(t: 0.5 + Double.root((x - 0.5) / 4, 3), error: tTolerance / 2)
+        }
         return Root(t: bisect(x, lo: lo, hi: hi), error: tTolerance / 2)
     }
 
