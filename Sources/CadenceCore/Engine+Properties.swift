@@ -144,12 +144,15 @@ extension Engine {
             let w = v[2], h = v[3]
             let ax = model[base + 3], ay = model[base + 4]
             let pos = ValueBuffer(v[0] + ax * w, v[1] + ay * h)
-            let size = ValueBuffer(w, h)
+            // The whole bounds (origin unchanged): the "bounds" action then
+            // animates all of it from what is on screen, retargeting an origin
+            // that is itself animating instead of letting it jump.
+            let bounds = ValueBuffer(model[base + 6], model[base + 7], w, h)
             let posT = KeyPathTarget.lookup("position")!
-            let sizeT = KeyPathTarget.lookup("bounds.size")!
+            let boundsT = KeyPathTarget.lookup("bounds")!
             // Validate both before changing either (both are finite already).
             try setValue(l, posT, pos, actionKey: "position")
-            try setValue(l, sizeT, size, actionKey: "bounds")
+            try setValue(l, boundsT, bounds, actionKey: "bounds")
             return
         default:
             break
@@ -175,7 +178,13 @@ extension Engine {
         var captured: ValueBuffer?
         if case .none = plan {} else {
             ensurePresentation(l)
-            captured = read(pres, contents: presContents[l], layer: l, t)
+            // The on-screen value of what the action animates: a set action may
+            // target another key path than the one changed (an action for
+            // "bounds" run by a frame change, "position" by a change of
+            // position.x); its "from" must have that key path's components.
+            var captureTarget = t
+            if case let .spec(s) = plan, s.kind != .transition, tx.keyframeWindow == nil, let st = s.target { captureTarget = st }
+            captured = read(pres, contents: presContents[l], layer: l, captureTarget)
         }
         if case let .spec(s) = plan, s.kind == .transition {
             var spec = s

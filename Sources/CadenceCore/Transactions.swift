@@ -23,6 +23,11 @@ struct TxRecord {
     var committed = false
     var callback = HostCallback()
     var alive = false
+    /// Whether it (or a transaction nested in it) added an animation.
+    var added = false
+    /// The latest stop time of its animations so far (its completion time is
+    /// the stop of the last one, whatever order one tick reports them in).
+    var lastStop = -Double.infinity
 }
 
 /// A change recorded inside a keyframe window, compiled into a keyframe
@@ -92,7 +97,8 @@ extension Engine {
         let r: Int
         if let f = tx.freeRecords.popLast() { r = Int(f) } else { tx.records.append(TxRecord()); r = tx.records.count - 1 }
         let parent: Int32 = tx.stack.last?.record ?? -1
-        tx.records[r] = TxRecord(id: tx.nextID, parent: parent, outstanding: 0, committed: false, callback: HostCallback(), alive: true)
+        tx.records[r] = TxRecord(id: tx.nextID, parent: parent, outstanding: 0, committed: false, callback: HostCallback(),
+                                 alive: true, added: false, lastStop: -.infinity)
         tx.nextID += 1
         var level = TxLevel()
         level.record = Int32(r)
@@ -130,7 +136,11 @@ extension Engine {
         if r >= 0 {
             tx.records[r].committed = true
             if tx.records[r].outstanding == 0 {
-                completeTransaction(r, time: now, immediate: true)
+                // Nothing added: complete at once. Everything added already
+                // stopped (removed or replaced before this commit): complete with
+                // those stops, which are delivered at the next tick, after them.
+                let added = tx.records[r].added
+                completeTransaction(r, time: added ? max(tx.records[r].lastStop, now) : now, immediate: !added)
             }
         }
     }
@@ -284,6 +294,7 @@ extension Engine {
         var r = Int(top.record)
         while r >= 0 {
             tx.records[r].outstanding += 1
+            tx.records[r].added = true
             r = Int(tx.records[r].parent)
         }
     }
@@ -297,8 +308,9 @@ extension Engine {
         while r >= 0 {
             let parent = Int(tx.records[r].parent)
             tx.records[r].outstanding -= 1
+            tx.records[r].lastStop = max(tx.records[r].lastStop, time)
             if tx.records[r].outstanding == 0 && tx.records[r].committed {
-                completeTransaction(r, time: time, immediate: false)
+                completeTransaction(r, time: tx.records[r].lastStop, immediate: false)
             }
             r = parent
         }

@@ -150,6 +150,88 @@ struct TransactionTests {
         #expect(r.events().map(\.kind) == [.transactionComplete])
     }
 
+    /// §10 + §11: a transaction completes when its last animation stops, dated
+    /// at that stop, even when one tick reports several of its stops out of time
+    /// order. Hand-worked: opacity (0.25 s, ends 1.25) then backgroundColor
+    /// (0.1 s, ends 1.10), committed at 1; one tick at 1.3.
+    @Test("a transaction's completion is dated at its last animation's stop")
+    func completionDatedAtLastStop() {
+        var r = Rig(tick: 0)
+        let l = settled(&r)
+        r.tick(1)
+        _ = r.events()
+        r.e.beginTransaction()
+        let id = r.e.currentTransactionID
+        try! r.e.set(layer: l, "opacity", [0.9])
+        try! r.e.setTransactionDuration(0.1)
+        try! r.e.set(layer: l, "backgroundColor", [1, 0, 0, 1])
+        try! r.e.commitTransaction()
+        r.tick(1.3)
+        let ev = r.events().filter { $0.kind != .start }
+        #expect(ev.map(\.kind) == [.stop, .stop, .transactionComplete])
+        #expect(ev.map(\.key) == ["backgroundColor", "opacity", ""])
+        #expect(near(ev[0].time, 1.1, 1e-12) && near(ev[1].time, 1.25, 1e-12) && near(ev[2].time, 1.25, 1e-12))
+        #expect(ev[2].tag == id)
+    }
+
+    /// A transaction whose animations all stopped before its commit (removed)
+    /// completes after their stop events, at the next tick; an enclosing
+    /// transaction completes after the nested one.
+    @Test("removed before commit: completion follows the stops, nested before enclosing")
+    func completionAfterRemovalBeforeCommit() {
+        var r = Rig(tick: 0)
+        let l = settled(&r)
+        r.tick(1)
+        _ = r.events()
+        // One transaction.
+        r.e.beginTransaction()
+        let single = r.e.currentTransactionID
+        try! r.e.set(layer: l, "opacity", [0.9])
+        try! r.e.removeAnimation(layer: l, key: "opacity")
+        try! r.e.commitTransaction()
+        #expect(r.events().isEmpty)                         // nothing at the commit
+        r.tick(1.1)
+        var ev = r.events()
+        #expect(ev.map(\.kind) == [.stop, .transactionComplete] && ev.last?.tag == single)
+        #expect(ev.first?.finished == false && near(ev.last!.time, 1, 1e-12))
+        // Nested: the inner transaction's animation removed before the outer commit.
+        r.e.beginTransaction()
+        let outer = r.e.currentTransactionID
+        r.e.beginTransaction()
+        let inner = r.e.currentTransactionID
+        try! r.e.set(layer: l, "opacity", [0.5])
+        try! r.e.commitTransaction()
+        try! r.e.removeAnimation(layer: l, key: "opacity")
+        try! r.e.commitTransaction()
+        #expect(r.events().isEmpty)
+        r.tick(1.2)
+        ev = r.events()
+        #expect(ev.map(\.kind) == [.stop, .transactionComplete, .transactionComplete])
+        #expect(ev.map(\.tag).suffix(2) == [inner, outer])
+    }
+
+    /// §10: a set action runs from the on-screen value of the key path it
+    /// animates. An action for "bounds" (4 components) run by a frame change:
+    /// from (1, 2, 10, 10) to the model (1, 2, 30, 40), linear over 0.4 s:
+    /// (1, 2, 20, 25) halfway.
+    @Test("a bounds action run by a frame change animates the whole bounds from the screen")
+    func boundsActionFromFrame() throws {
+        var r = Rig(tick: 0)
+        let l = settled(&r, ["bounds": [1, 2, 10, 10]])
+        r.tick(1)
+        var spec = try AnimationSpec(kind: .basic, keyPath: "bounds")
+        spec.timing.duration = 0.4
+        spec.setTimingCurve(.linear)
+        let a = try r.e.storeSpec(spec)
+        try r.e.setAction(layer: l, key: "bounds", animation: a)
+        try r.e.set(layer: l, "frame", [0, 0, 30, 40])
+        #expect(r.pres(l, "bounds") == [1, 2, 10, 10])
+        r.tick(1.2)
+        let b = r.pres(l, "bounds")
+        #expect(near(b[0], 1) && near(b[1], 2) && near(b[2], 20) && near(b[3], 25), "\(b)")
+        #expect(r.model(l, "bounds") == [1, 2, 30, 40])
+    }
+
     @Test("the default action for contents is a fade transition")
     func contentsFade() {
         var r = Rig(tick: 0)
