@@ -685,7 +685,7 @@ extension Engine {
                 v = interpolate(i, a, b, local, interp, fixedEnds: false)
             }
             if it.cumulative && iteration >= 1 && count > 1 {
-                let delta = Engine.delta(from: kf.value(0, n), to: kf.value(count - 1, n), interp)
+                let delta = Engine.delta(from: kf.value(kf.track.cycleStartKey, n), to: kf.value(count - 1, n), interp)
                 v = Engine.add(v, Engine.scaled(delta, iteration, interp), interp)
             }
         }
@@ -716,6 +716,7 @@ extension Engine {
                                      cubic: inst.items[i].kfCubic,
                                      value: { inst.values[vo &+ $0] }, tangent: { inst.values[to &+ $0] })
         return KeyframeTrack.cumulated(v, count: count, components: n, cumulative: cumulative, iteration: iteration,
+                                       startKey: 0,   // flat copies are made only of tracks whose cycle starts at key 0
                                        available: count &* n) { inst.values[vo &+ $0] }
     }
 

@@ -183,7 +183,7 @@ struct InstanceStore {
         guard let kf = keyframes[i], kf.path == nil, kf.rotationMode == .none,
               items[i].interp == .linear, Int(items[i].components) == kf.track.components,
               kf.segmentCurves.isEmpty || !kf.track.usesSegmentTiming,
-              kf.track.count <= Int(UInt8.max),
+              kf.track.count <= Int(UInt8.max), kf.track.cycleStartKey == 0,
               let flat = kf.track.flatLayout(capacity: InstanceStore.valueStride) else { return }
         let base = i &* InstanceStore.valueStride
         for (k, x) in flat.data.enumerated() { values[base &+ k] = x }
@@ -241,7 +241,8 @@ final class KeyframeRuntime {
     func withCumulation(_ v: SIMD4<Double>, components n: Int, cumulative: Bool, iteration: Double) -> SIMD4<Double> {
         let values = self.values
         return KeyframeTrack.cumulated(v, count: track.count, components: n, cumulative: cumulative,
-                                       iteration: iteration, available: values.count) { values[$0] }
+                                       iteration: iteration, startKey: track.cycleStartKey,
+                                       available: values.count) { values[$0] }
     }
 
     /// The value of a values-based (no path, no rotation) animation of `n` ≤ 4

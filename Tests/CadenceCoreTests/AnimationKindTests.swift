@@ -186,6 +186,36 @@ struct AnimationKindTests {
         }
     }
 
+    /// §5.2: a cycle adds its end value minus its start. With key times
+    /// [0, 0, 0.5, 1] the first value (0) is never shown: the cycle runs from
+    /// 10 to 30 and adds 20. Hand-worked (begin 1, duration 1, 3 cycles):
+    /// t = 1 -> 10; 1.999 -> 29.98; 2 -> 10 + 20 = 30 (the next cycle's start);
+    /// 3 -> 50; 4 (the end) -> 30 + 2 * 20 = 70. Discrete alike: 10 at each
+    /// cycle's start, plus 20 per cycle.
+    @Test("cumulative keyframes with several keys at time 0 add the change the cycle shows", arguments: [CalculationMode.linear, .discrete])
+    func cumulativeKeyframesDuplicateFirstKeyTime(mode: CalculationMode) throws {
+        var r = Rig()
+        let l = r.layer()
+        var s = try AnimationSpec(kind: .keyframe, keyPath: "position.x")
+        try s.setValues([0, 10, 20, 30], count: 4, components: 1)
+        try s.setKeyTimes([0, 0, 0.5, 1])
+        try s.setCalculationMode(mode)
+        try s.setCumulative(true)
+        s.timing.duration = 1
+        s.timing.repeatCount = 3
+        s.timing.beginTime = 1
+        s.timing.fillMode = .both
+        s.removedOnCompletion = false
+        r.add(l, s)
+        let expected: [(Double, Double)] = mode == .linear
+            ? [(1, 10), (1.999, 29.98), (2, 30), (3, 50), (4, 70), (5, 70)]
+            : [(1, 10), (1.999, 20), (2, 30), (3, 50), (4, 70)]
+        for (t, want) in expected {
+            r.tick(t)
+            #expect(near(r.pres1(l, "position.x"), want, 1e-9), "t=\(t)")
+        }
+    }
+
     @Test("spring settling durations of §6: damping 5 about 2.855 s, damping 15 just over 1 s")
     func settling() {
         #expect(near(Spring(mass: 1, stiffness: 100, damping: 5, initialVelocity: 0)!.settlingDuration, 2.855, 1e-3))

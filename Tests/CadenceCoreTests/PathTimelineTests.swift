@@ -334,6 +334,28 @@ private func angleGap(_ a: Double, _ b: Double) -> Double {
         for p in [0, 0.5, 1, .nan] { #expect(!path.sample(p).angle.isNaN) }
     }
 
+    /// A cubic whose second control point sits on its end point has B'(1) = 0;
+    /// its direction there is the limit from before, end − c1. Sampled at the
+    /// end of such a segment (progress 1, or a key time where the arc-length
+    /// inversion lands a hair before t = 1), the angle must be that direction,
+    /// not its reverse. Hand-worked: the cubic from (0, 0) with c1 (100, 0),
+    /// c2 = end = (100, 100) ends moving straight up: π/2.
+    @Test func tangentAtAnEndWhoseControlPointSitsOnIt() throws {
+        let elements: [PathElement] = [.move(-100, 0), .line(0, 0), .cubic(100, 0, 100, 100, 100, 100)]
+        for mode in [CalculationMode.linear, .paced] {
+            let path = try PathTimeline(elements: elements, mode: mode, keyTimes: nil)
+            #expect(abs(path.sample(1).angle - Double.pi / 2) <= 1e-9, "\(mode)")
+            #expect(abs(path.sample(0.999999).angle - Double.pi / 2) <= 1e-3, "\(mode)")
+        }
+        // The same kind of segment in the middle of a path, sampled at its end
+        // (progress 2/3 of three equal shares): the direction from c1 (0, 50) to
+        // the end (50, 50) is 0; the next segment (close) starts elsewhere.
+        let mid = try PathTimeline(elements: [.move(0, 0), .quad(0, 25, 0, 50), .cubic(0, 50, 50, 50, 50, 50), .close],
+                                   mode: .linear, keyTimes: [0, 1.0 / 3, 2.0 / 3, 1])
+        let a = mid.sample(2.0 / 3 - 1e-12).angle
+        #expect(abs(a) <= 1e-6, "\(a)")
+    }
+
     // MARK: Coordinates near the largest double
 
     /// Differences of coordinates near ±1e308 overflow; the timeline measures

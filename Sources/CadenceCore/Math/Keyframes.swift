@@ -58,6 +58,11 @@ public final class KeyframeTrack: Sendable {
     private let keyTimes: [Double]
     /// First and last segment of positive duration (extrapolation targets).
     private let firstLive: Int, lastLive: Int
+    /// The key shown at progress 0, where a cycle starts: 0, or the last of
+    /// several keys at key time 0 (the earlier ones are never shown). A cycle
+    /// ends at the last key. The cumulative change per cycle is their
+    /// difference (SEMANTICS.md §5.2).
+    public let cycleStartKey: Int
     /// cubicPaced only: arc length of the spline.
     private let arc: ArcLengthTable?
 
@@ -148,6 +153,7 @@ public final class KeyframeTrack: Sendable {
         }
         firstLive = first
         lastLive = last
+        cycleStartKey = n >= 2 ? min(max(CurveSupport.lastIndex(in: times, notAfter: 0), 0), mode == .discrete ? n - 1 : n - 2) : 0
     }
 
     /// The one-value linear track `[value]`: what the throwing initialiser
@@ -162,6 +168,7 @@ public final class KeyframeTrack: Sendable {
         arc = nil
         firstLive = 0
         lastLive = 0
+        cycleStartKey = 0
     }
 
     /// Whether per-segment timing functions apply: true for linear and cubic;
@@ -364,14 +371,16 @@ public final class KeyframeTrack: Sendable {
     /// row; `available` doubles). Shared with the instance store's flat copy.
     @inline(always)
     static func cumulated(_ v: SIMD4<Double>, count: Int, components n: Int, cumulative: Bool, iteration: Double,
-                          available: Int, value: (Int) -> Double) -> SIMD4<Double> {
+                          startKey: Int, available: Int, value: (Int) -> Double) -> SIMD4<Double> {
         guard cumulative && iteration >= 1 && count > 1 else { return v }
-        // The change over one cycle: last key minus first key, as given.
+        // The change over one cycle: the last key minus the key shown at
+        // progress 0 (`cycleStartKey`), as given.
         var first = SIMD4<Double>.zero, last = SIMD4<Double>.zero
         let lastRow = (count &- 1) &* n
+        let firstRow = min(max(startKey, 0), count &- 1) &* n
         if lastRow &+ n <= available {
             for k in 0..<min(n, 4) {
-                first[k] = value(k)
+                first[k] = value(firstRow &+ k)
                 last[k] = value(lastRow &+ k)
             }
         }

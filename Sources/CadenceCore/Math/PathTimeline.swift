@@ -347,6 +347,15 @@ extension PathTimeline {
                     3 * (a * (s.c1y - s.p0y) + b * (s.c2y - s.c1y) + c * (s.p3y - s.c2y)))
         }
 
+        /// 3[(1−t)²|c1−p0| + 2(1−t)t|c2−c1| + t²|p3−c2|]: bounds the terms summed
+        /// into |B'(t)|, so rounding error in B' is a few ulps of this.
+        private func derivativeTermSum(_ s: Segment, _ t: Double) -> Double {
+            let mt = 1 - t
+            return 3 * (mt * mt * CurveSupport.euclideanNorm(s.c1x - s.p0x, s.c1y - s.p0y)
+                        + 2 * mt * t * CurveSupport.euclideanNorm(s.c2x - s.c1x, s.c2y - s.c1y)
+                        + t * t * CurveSupport.euclideanNorm(s.p3x - s.c2x, s.p3y - s.c2y))
+        }
+
         /// Position at parameter t ∈ [0, 1] (Bernstein form: exact end points).
         func position(segment j: Int, at t: Double) -> (Double, Double) {
             let s = segments[j]
@@ -374,7 +383,14 @@ extension PathTimeline {
             if s.isLine { return s.chordAngle }
             let eps = PathTimeline.degenerateTangentEpsilon * s.scale
             let (dx, dy) = derivative(s, t)
-            if CurveSupport.euclideanNorm(dx, dy) > 3 * eps { return Double.atan2(y: dy, x: dx) }
+            let speed = CurveSupport.euclideanNorm(dx, dy)
+            if speed > 3 * eps { return Double.atan2(y: dy, x: dx) }
+            // A tiny B'(t) still gives the direction of motion when it is far
+            // above its own rounding error (no cancellation among its three
+            // terms), as just before an end whose control point sits on it
+            // (t = 1 − 1e-16: B' ≈ 6(1 − t)(c2 − c1), tiny but exact). The
+            // second-derivative rule below is only right at the zero itself.
+            if speed > 0 && speed > 64 * 0x1p-53 * derivativeTermSum(s, t) { return Double.atan2(y: dy, x: dx) }
             // B''/6 = (1−t)(d1 − d0) + t(d2 − d1), with d0 = c1−p0, d1 = c2−c1, d2 = p3−c2.
             let d0x = s.c1x - s.p0x, d0y = s.c1y - s.p0y
             let d1x = s.c2x - s.c1x, d1y = s.c2y - s.c1y
