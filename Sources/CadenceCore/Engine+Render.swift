@@ -124,10 +124,24 @@ extension Engine {
         var w = Transform3D.identity
         var k = scratchChain.count - 1
         while k >= 0 {
-            w = localMatrix(Int(scratchChain[k])) * w
+            let x = Int(scratchChain[k])
+            w = localMatrix(x) * w
+            // As the full list draws it: a running transition moves the
+            // layer's incoming picture, and with it the whole live subtree.
+            if let g = incomingPicture(x) { w = .translation(g.dx, g.dy, 0) * w }
             k -= 1
         }
         return w
+    }
+
+    /// The offset and opacity factor of layer `x`'s incoming picture while a
+    /// transition is showing on it (SEMANTICS.md §8), nil otherwise.
+    func incomingPicture(_ x: Int) -> (dx: Double, dy: Double, alpha: Double)? {
+        let t = Int(layers[x].transition)
+        guard t >= 0, let tr = inst.extras[t].transition, tr.visible else { return nil }
+        let b = x &* LayerProperty.stride
+        let g = Engine.transitionGeometry(tr, w: pres[b &+ 8], h: pres[b &+ 9])
+        return (g.inX, g.inY, g.inAlpha)
     }
 
     /// A layer left out of the render list (hidden, not yet begun): neither it
@@ -294,6 +308,7 @@ extension Engine {
         var rootParentWorld = Transform3D.identity
         var rootParentOpacity = 1.0
         var ancestorsDirty = false
+        var ancestorsIncoming = false
         let rp = Int(layers[r].parent)
         if rp >= 0 {
             rootParentWorld = worldFromScratch(rp)
@@ -304,6 +319,13 @@ extension Engine {
                 // (`worldStale`: an ancestor left out of a list, see `markSkipped`,
                 // or one whose world changed without being cached.)
                 if layers[x].geomDirty || layers[x].animatesGeometry || layers[x].worldStale { ancestorsDirty = true }
+                // Inside an ancestor's incoming picture: its fade, its offset
+                // (in `worldFromScratch`) and the flag, as in the full list.
+                if let g = incomingPicture(x) {
+                    rootParentOpacity *= g.alpha
+                    ancestorsDirty = true
+                    ancestorsIncoming = true
+                }
                 x = Int(layers[x].parent)
                 guardCount += 1
             }
@@ -314,7 +336,8 @@ extension Engine {
         frames.removeAll(keepingCapacity: true)
         var rootFrame = RenderFrame(layer: Int32(r), next: 0, outIndex: -1, childFlags: 0, outgoing: -1,
                                     outgoingParent: -1, world: rootParentWorld, opacity: rootParentOpacity)
-        let rootFlags = ancestorsDirty ? TraversalEntry.parentRecomputed : 0
+        let rootFlags = (ancestorsDirty ? TraversalEntry.parentRecomputed : 0)
+            | (ancestorsIncoming ? TraversalEntry.incoming : 0)
         if emitLayer(r, parentOut: -1, parentWorld: rootParentWorld, parentOpacity: rootParentOpacity,
                      flags: rootFlags, out: &out, n: &n, frame: &rootFrame) {
             frames.append(rootFrame)

@@ -344,4 +344,46 @@ struct AnimationKindTests {
         span = buf.mutableSpan
         #expect(try r.e.renderList(root: root, into: &span) == 1)
     }
+
+    /// A list rendered from inside a layer whose transition runs draws that
+    /// subtree as the full list does: in the incoming picture (its offset,
+    /// fade and flag). Hand-worked: r (100 x 80 at (50, 40)) > c (20 x 20 at
+    /// (30, 30)); moveIn from the left, linear, p = 0.25: the incoming picture
+    /// is offset by −W(1 − p) = −75, so c's world translation is
+    /// (30 − 10 − 75, 30 − 10) = (−55, 20); fade at p = 0.25: c's world
+    /// opacity is 0.25.
+    @Test("a list rendered from inside a transitioning layer keeps the incoming picture's offset and fade",
+          arguments: [TransitionType.moveIn, .fade])
+    func subtreeListInsideTransition(type: TransitionType) throws {
+        var r = Rig()
+        let top = r.layer()
+        let l = r.layer(["bounds": [0, 0, 100, 80], "position": [50, 40]])
+        let c = r.layer(["bounds": [0, 0, 20, 20], "position": [30, 30]])
+        try r.e.addSublayer(top, l)
+        try r.e.addSublayer(l, c)
+        r.tick(1)
+        var t = try! AnimationSpec(kind: .transition, keyPath: nil)
+        try! t.setTransition(type, .fromLeft)
+        t.timing.duration = 1
+        t.setTimingCurve(.linear)
+        r.add(l, t)
+        r.tick(1.25)
+        func itemOfC(_ root: UInt64) throws -> RenderItem? {
+            var buf = [RenderItem](repeating: RenderItem(), count: 16)
+            var span = buf.mutableSpan
+            let n = try r.e.renderList(root: root, into: &span)
+            return buf.prefix(n).last { $0.layer == c && $0.flags & RenderItem.transitionOutgoing == 0 }
+        }
+        for root in [top, l, c] {
+            guard let it = try itemOfC(root) else { Issue.record("no item for c from \(root)"); continue }
+            #expect(it.flags & RenderItem.transitionIncoming != 0)
+            if type == .moveIn {
+                #expect(it.world.12 == -55 && it.world.13 == 20, "from \(root): \(it.world.12), \(it.world.13)")
+                #expect(it.worldOpacity == 1)
+            } else {
+                #expect(it.world.12 == 20 && it.world.13 == 20)
+                #expect(near(Double(it.worldOpacity), 0.25, 1e-6), "from \(root): \(it.worldOpacity)")
+            }
+        }
+    }
 }
