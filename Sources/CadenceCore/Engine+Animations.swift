@@ -180,8 +180,14 @@ extension Engine {
                 }
                 let track: KeyframeTrack
                 do {
+                    // Whole matrices interpolate between successive keys by
+                    // decomposition in every mode (docs/decisions.md), so
+                    // cubicPaced times them as paced does: a spline parameter
+                    // would re-time a path the matrices do not follow.
+                    let mode: CalculationMode = c.item.interp == .matrix && spec.calculationMode == .cubicPaced
+                        ? .paced : spec.calculationMode
                     track = try KeyframeTrack(values: spec.values, components: comps, keyTimes: spec.keyTimes,
-                                              mode: spec.calculationMode, tension: spec.tension,
+                                              mode: mode, tension: spec.tension,
                                               continuity: spec.continuity, bias: spec.bias)
                 } catch {
                     throw .invalidArgument("keyframes: \(Engine.describe(error))")

@@ -746,6 +746,9 @@ extension Engine {
         let bw = pres[l * LayerProperty.stride + 8], bh = pres[l * LayerProperty.stride + 9]
         let g = Engine.transitionGeometry(tr, w: bw, h: bh)
         let base = n
+        // Inside another transition's incoming picture (the clip container
+        // carries its flag), every item of this outgoing picture belongs to it too.
+        let inherited = parentOut >= 0 && Int(parentOut) < n ? out[Int(parentOut)].flags & RenderItem.transitionIncoming : 0
         scratchWorlds.removeAll(keepingCapacity: true)
         scratchOpacity.removeAll(keepingCapacity: true)
         for s in tr.snapshot {
@@ -766,6 +769,7 @@ extension Engine {
             scratchOpacity.append(wo)
             item.world = w.float16
             item.worldOpacity = Float(wo)
+            item.flags |= inherited
             out[n] = item
             n += 1
         }

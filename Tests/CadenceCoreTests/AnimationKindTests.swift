@@ -386,4 +386,75 @@ struct AnimationKindTests {
             }
         }
     }
+
+    /// Whole-matrix keyframes interpolate by decomposition in every mode, so
+    /// cubicPaced times them as paced does (16-element distances). Hand-worked:
+    /// I -> T(100, 0, 0) -> T(100, 300, 0): distances 100 and 300, key times
+    /// 0, 0.25, 1; at t = 0.125 the translation is (50, 0), at 0.625 (100, 150).
+    /// Two keys I -> Rz(1)·T(100, 0, 0): one segment, u = t: at t = 0.1
+    /// m41 = 10 and m12 = sin 0.1.
+    @Test("cubicPaced whole-matrix keyframes are timed as paced", arguments: [CalculationMode.paced, .cubicPaced])
+    func matrixKeyframesCubicPaced(mode: CalculationMode) throws {
+        var r = Rig()
+        let l = r.layer(), m = r.layer()
+        func keyframes(_ values: [[Double]]) throws -> AnimationSpec {
+            var s = try AnimationSpec(kind: .keyframe, keyPath: "transform")
+            try s.setValues(values.flatMap { $0 }, count: values.count, components: 16)
+            try s.setCalculationMode(mode)
+            s.timing.duration = 1
+            return s
+        }
+        let t100 = Transform3D.translation(100, 0, 0).elements
+        r.add(l, try keyframes([Transform3D.identity.elements, t100, Transform3D.translation(100, 300, 0).elements]))
+        r.add(m, try keyframes([Transform3D.identity.elements, (Transform3D.rotation(1, 0, 0, 1) * Transform3D.translation(100, 0, 0)).elements]))
+        r.tick(0.1)
+        let b = r.pres(m, "transform")
+        #expect(near(b[12], 10, 1e-9) && near(b[1], sin(0.1), 1e-9), "\(b[12]) \(b[1])")
+        r.tick(0.125)
+        var a = r.pres(l, "transform")
+        #expect(near(a[12], 50, 1e-9) && near(a[13], 0, 1e-9))
+        r.tick(0.625)
+        a = r.pres(l, "transform")
+        #expect(near(a[12], 100, 1e-9) && near(a[13], 150, 1e-9))
+    }
+
+    /// Every item of a picture carries its flag (docs/decisions.md), also a
+    /// nested transition's outgoing picture inside another's incoming one.
+    @Test("a nested transition's outgoing picture inside an incoming picture carries both flags")
+    func nestedTransitionFlags() throws {
+        var r = Rig()
+        let root = r.layer()
+        let l = r.layer(["bounds": [0, 0, 100, 100]])
+        let c = r.layer(["bounds": [0, 0, 50, 50]])
+        let g = r.layer(["bounds": [0, 0, 10, 10]])
+        try r.e.addSublayer(root, l)
+        try r.e.addSublayer(l, c)
+        try r.e.addSublayer(c, g)
+        r.tick(0)
+        for layer in [c, l] {
+            var t = try! AnimationSpec(kind: .transition, keyPath: nil)
+            try! t.setTransition(.push, .fromLeft)
+            t.timing.duration = 1
+            r.add(layer, t)
+        }
+        r.tick(0.25)
+        var buf = [RenderItem](repeating: RenderItem(), count: 32)
+        var span = buf.mutableSpan
+        let n = try r.e.renderList(root: root, into: &span)
+        let items = Array(buf.prefix(n))
+        // l's incoming item and everything below it in the live tree.
+        guard let lIn = items.firstIndex(where: { $0.layer == l && $0.flags & RenderItem.transitionIncoming != 0
+                                                   && $0.flags & RenderItem.transitionClip == 0 }) else {
+            Issue.record("no incoming item of l"); return
+        }
+        func descends(_ k: Int) -> Bool {
+            var p = Int(items[k].parent)
+            while p >= 0 { if p == lIn { return true }; p = Int(items[p].parent) }
+            return false
+        }
+        let inside = items.indices.filter(descends)
+        #expect(inside.count == 5)                       // c's container, c and g outgoing, c and g incoming
+        for k in inside { #expect(items[k].flags & RenderItem.transitionIncoming != 0, "item \(k) flags \(items[k].flags)") }
+        #expect(inside.filter { items[$0].flags & RenderItem.transitionOutgoing != 0 }.count == 2)
+    }
 }
