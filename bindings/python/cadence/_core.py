@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import ctypes
 import math
-from numbers import Real
+import operator
+from numbers import Integral, Real
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from ._lib import lib
-from .errors import error_for_status
+from .errors import InvalidArgumentError, error_for_status
 
 try:  # numpy is optional
     import numpy as _np
@@ -106,3 +107,46 @@ def finite_or_inf(x: Union[float, bool]) -> float:
     if x is True:
         return math.inf
     return float(x)
+
+
+INT32_RANGE = (-2 ** 31, 2 ** 31)
+INT64_RANGE = (-2 ** 63, 2 ** 63)
+HANDLE_RANGE = (0, 2 ** 64)
+
+
+def checked_int(value: Any, what: str, bounds: Tuple[int, int] = INT32_RANGE) -> int:
+    """``value`` as a Python int in ``[bounds[0], bounds[1])``, for C integer arguments.
+
+    ctypes would wrap out-of-range ints silently (2**32 -> 0 for an int32) and
+    ``int()`` would truncate 2.7 or parse "7", so: anything ``operator.index``
+    accepts (int, numpy integers), range-checked. A non-integral number (2.7, and
+    also 2.0) or an out-of-range integer is an :class:`~cadence.InvalidArgumentError`;
+    any other type (a str, None...) is a TypeError.
+    """
+    try:
+        v = operator.index(value)
+    except TypeError:
+        if isinstance(value, Real):
+            raise InvalidArgumentError(-2, message=f"{what} must be an integer, got {value!r}") from None
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+    lo, hi = bounds
+    if not lo <= v < hi:
+        raise InvalidArgumentError(-2, message=f"{what} must lie in [{lo}, {hi}), got {v}")
+    return v
+
+
+def checked_bool(value: Any, what: str) -> bool:
+    """A boolean argument, converted as the C side does (docs/decisions.md "Booleans"):
+    bools as they are, numbers by "non-zero means true"; NaN and infinities are an
+    :class:`~cadence.InvalidArgumentError` (as in C), and non-numbers (a str such as
+    "no", None...) a TypeError instead of Python truthiness."""
+    if isinstance(value, bool) or (_np is not None and isinstance(value, _np.bool_)):
+        return bool(value)
+    if isinstance(value, Integral):  # exact, also for ints too large for a double
+        return operator.index(value) != 0
+    if isinstance(value, Real):
+        f = float(value)
+        if not math.isfinite(f):
+            raise InvalidArgumentError(-2, message=f"{what} must be a bool or a finite number, got {value!r}")
+        return f != 0.0
+    raise TypeError(f"{what} must be a bool or a number, not {type(value).__name__}")

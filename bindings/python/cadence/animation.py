@@ -17,10 +17,11 @@ from contextlib import contextmanager
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple,
                     Union)
 
-from ._core import byref, c_double, c_uint64, check, doubles, encode, flatten, pack, raise_status
+from ._core import (INT64_RANGE, byref, c_double, c_uint64, check, checked_bool, checked_int, doubles, encode,
+                    flatten, pack, raise_status)
 from ._lib import cad_anim_callback, lib
 from .enums import AnimKind, CalcMode, FillMode, RotationMode, TimingName, TransitionSubtype, TransitionType, parse_enum
-from .errors import ClosedError
+from .errors import ClosedError, InvalidArgumentError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .engine import Engine, Event
@@ -69,7 +70,8 @@ def _apply_timing(tf: Optional[TimingFunction], set_name: Callable[..., int], se
             at = items[2] if len(items) == 3 else "end"
             if at not in ("start", "end"):
                 raise ValueError(f"steps position must be 'start' or 'end', not {at!r}")
-            check(set_steps(*head, int(items[1]), 1 if at == "start" else 0))
+            # n is an int32_t in C: int() would truncate 2.7 and ctypes wrap 2**32 + 3 to 3.
+            check(set_steps(*head, checked_int(items[1], "steps count"), 1 if at == "start" else 0))
         else:
             check(set_bezier(*head, *timing_bezier(items)))  # type: ignore[arg-type]
 
@@ -164,8 +166,16 @@ class Path:
 
 
 # (attribute, C setter, converter, default) of the CAMediaTiming and property-animation flags.
-def _to_bool(v: Any) -> int:
-    return 1 if v else 0
+def _to_bool(attr: str) -> Callable[[Any], int]:
+    """Converter of a boolean field: numbers as in C (non-zero finite = true), NaN/inf
+    an InvalidArgumentError, non-numbers ("no", None) a TypeError."""
+    return lambda v: 1 if checked_bool(v, attr) else 0
+
+
+def _to_tag(v: Any) -> int:
+    # An int64_t in C: an integer in range (ctypes would wrap 2**63, int() truncate 1.9
+    # or parse "7"), so that the getter matches the tag events report.
+    return checked_int(v, "tag", INT64_RANGE)
 
 
 def _to_float(v: Any) -> float:
@@ -199,12 +209,12 @@ _FIELDS: List[Tuple[str, str, Callable[[Any], Any], Any, Callable[[Any], Any]]] 
     ("time_offset", "cad_anim_set_time_offset", _to_float, 0.0, float),
     ("repeat_count", "cad_anim_set_repeat_count", _to_repeat, 0.0, float),
     ("repeat_duration", "cad_anim_set_repeat_duration", _to_repeat, 0.0, float),
-    ("autoreverses", "cad_anim_set_autoreverses", _to_bool, False, bool),
+    ("autoreverses", "cad_anim_set_autoreverses", _to_bool("autoreverses"), False, bool),
     ("fill_mode", "cad_anim_set_fill_mode", _to_fill, FillMode.REMOVED, _same),
-    ("removed_on_completion", "cad_anim_set_removed_on_completion", _to_bool, True, bool),
-    ("additive", "cad_anim_set_additive", _to_bool, False, bool),
-    ("cumulative", "cad_anim_set_cumulative", _to_bool, False, bool),
-    ("tag", "cad_anim_set_tag", int, 0, int),
+    ("removed_on_completion", "cad_anim_set_removed_on_completion", _to_bool("removed_on_completion"), True, bool),
+    ("additive", "cad_anim_set_additive", _to_bool("additive"), False, bool),
+    ("cumulative", "cad_anim_set_cumulative", _to_bool("cumulative"), False, bool),
+    ("tag", "cad_anim_set_tag", _to_tag, 0, int),
 ]
 
 
@@ -228,6 +238,8 @@ def _field_property(attr: str, cname: str, conv: Callable[[Any], Any], default: 
         if st:
             raise_status(st)
         self._values[attr] = cv
+        if attr == "duration":
+            self._values.pop("_auto_duration", None)  # set explicitly: no longer follows the spring
 
     return property(fget, fset, doc=doc or f"{_camel(attr)} (``{cname}``); default {default!r}.")
 
@@ -255,7 +267,8 @@ class Animation:
     ``tag``) and ``on_event`` (a callable receiving :class:`~cadence.Event`).
     """
 
-    __slots__ = ("_engine", "_handle", "_kind", "_keypath", "_readonly", "_values", "__weakref__")
+    # _cb_uid: the engine's id of the callback set by on_event (0: none), see Engine._release_callback.
+    __slots__ = ("_engine", "_handle", "_kind", "_keypath", "_readonly", "_values", "_cb_uid", "__weakref__")
 
     # ---- construction -------------------------------------------------------
 
@@ -265,6 +278,7 @@ class Animation:
         transitions) and applies ``options`` (timing fields, see the class doc)."""
         self._engine = engine
         self._handle = 0
+        self._cb_uid = 0
         self._readonly = False
         self._values: Dict[str, Any] = {}
         kind = parse_enum(AnimKind, kind, "animation kind")
@@ -284,6 +298,7 @@ class Animation:
         self = cls.__new__(cls)
         self._engine = engine
         self._handle = handle
+        self._cb_uid = 0
         self._kind = None
         self._keypath = None
         self._readonly = True
@@ -347,12 +362,17 @@ class Animation:
                damping: float = 10.0, initial_velocity: float = 0.0, from_: Any = None, to: Any = None,
                by: Any = None, duration: Optional[float] = None, **timing: Any) -> "Animation":
         """A CASpringAnimation (SEMANTICS.md §6). With ``duration=None`` the duration
-        is set to the spring's settling duration, so it ends naturally."""
+        is set to the spring's settling duration, so it ends naturally, and kept equal
+        to it when mass, stiffness, damping or initial_velocity change later (until
+        ``duration`` is set explicitly)."""
         a = cls(engine, AnimKind.SPRING, keypath)
         with a._closing_on_error():
             a.set_spring(mass, stiffness, damping, initial_velocity)
             a._set_endpoints(from_, to, by)
-            a.duration = a.settling_duration if duration is None else duration
+            if duration is None:
+                a._follow_settling_duration()
+            else:
+                a.duration = duration
             a.configure(**timing)
         return a
 
@@ -360,7 +380,8 @@ class Animation:
     def spring_perceptual(cls, engine: "Engine", keypath: str, duration: float, bounce: float = 0.0,
                           from_: Any = None, to: Any = None, by: Any = None, **timing: Any) -> "Animation":
         """A spring from a perceptual duration and a bounce in (-1, 1) (SEMANTICS.md §6;
-        ``cad_anim_set_spring_perceptual``); its duration becomes the settling duration."""
+        ``cad_anim_set_spring_perceptual``); its duration becomes the settling duration,
+        and follows it when the spring parameters change later (until set explicitly)."""
         a = cls(engine, AnimKind.SPRING, keypath)
         with a._closing_on_error():
             a.set_spring_perceptual(duration, bounce)
@@ -464,6 +485,10 @@ class Animation:
         eng = self._engine
         if not self._readonly and eng._ptr is not None:
             lib.cad_anim_destroy(eng._ptr, h)
+        # The description no longer calls its callback; attached copies keep it
+        # registered until their stop events (Engine._release_callback).
+        uid, self._cb_uid = self._cb_uid, 0
+        eng._release_callback(uid)
 
     destroy = close
 
@@ -552,12 +577,21 @@ class Animation:
         check(lib.cad_anim_set_spring(e, self._handle, mass, stiffness, damping, initial_velocity))
         self._values.update(mass=float(mass), stiffness=float(stiffness), damping=float(damping),
                             initial_velocity=float(initial_velocity))
+        if self._values.get("_auto_duration"):
+            self._follow_settling_duration()
+
+    def _follow_settling_duration(self) -> None:
+        """Sets the duration to the settling duration and keeps it so when the spring
+        parameters change (the ``_auto_duration`` mark, dropped by an explicit duration)."""
+        self.duration = self.settling_duration
+        self._values["_auto_duration"] = True
 
     def set_spring_perceptual(self, duration: float, bounce: float = 0.0) -> None:
         """Perceptual spring (duration > 0, bounce in (-1, 1)); sets the duration to the settling duration."""
         e = self._p()
         check(lib.cad_anim_set_spring_perceptual(e, self._handle, duration, bounce))
         self._values["duration"] = self.settling_duration
+        self._values["_auto_duration"] = True  # C set it to the settling duration: keep following it
         for k in ("mass", "stiffness", "damping", "initial_velocity"):
             self._values.pop(k, None)
 
@@ -566,6 +600,7 @@ class Animation:
         e = self._p()
         check(lib.cad_anim_set_spring_uikit(e, self._handle, duration, damping_ratio, initial_velocity))
         self._values["duration"] = float(duration)
+        self._values.pop("_auto_duration", None)  # settles exactly at the duration given
         for k in ("mass", "stiffness", "damping"):
             self._values.pop(k, None)
         self._values["initial_velocity"] = float(initial_velocity)
@@ -610,8 +645,16 @@ class Animation:
         count = len(rows)
         flat = flatten(rows) if count else []
         components = len(flat) // count if count else 0
-        if count and components * count != len(flat):
-            raise ValueError("keyframe values must all have the same number of components")
+        if count and not _is_ndarray(values):
+            # Every value must have the same number of components: a total that merely
+            # divides evenly (values of 1, 3 and 2 numbers as 3 values of 2) would be
+            # regrouped silently. The C side then checks that number for the key path.
+            sizes = [len(flatten(row)) for row in rows]
+            for i, n in enumerate(sizes):
+                if n != sizes[0]:
+                    raise InvalidArgumentError(
+                        -2, message=f"keyframe values must all have the same number of components: "
+                                    f"value {i} has {n}, value 0 has {sizes[0]}")
         check(lib.cad_anim_set_values(e, self._handle, doubles(flat), count, components))
         self._values["values"] = values
 
@@ -691,7 +734,9 @@ class Animation:
 
     @property
     def children(self) -> Optional[Sequence["Animation"]]:
-        """The group's children (copies are taken when set)."""
+        """The objects last passed as the group's children (None before). The group holds
+        copies taken when they were set: later changes to these objects (or closing
+        them) do not affect it."""
         return self._get("children", None)
 
     @children.setter
@@ -704,6 +749,7 @@ class Animation:
                 raise TypeError(f"group children must be Animation objects, not {type(k).__name__}")
             if k._engine is not self._engine:
                 raise ValueError("group children must belong to the group's engine")
+            k._p()  # a closed child (handle 0) raises ClosedError, not InvalidHandleError
             hs.append(k._handle)
         arr = (c_uint64 * max(len(hs), 1))(*hs)
         check(lib.cad_anim_group_set_children(e, self._handle, arr, len(hs)))
@@ -747,13 +793,22 @@ class Animation:
         call keep their callback. Returns ``callback``, so it works as a decorator.
         """
         e = self._p()
+        eng = self._engine
         if callback is None:
             check(lib.cad_anim_set_callback(e, self._handle, _NULL_ANIM_CB, None))
+            uid = 0
         else:
             if not callable(callback):
                 raise TypeError("the event callback must be callable")
-            uid = self._engine._register_callback(callback)
-            check(lib.cad_anim_set_callback(e, self._handle, self._engine._anim_trampoline, uid))
+            uid = eng._register_callback(callback)
+            st = lib.cad_anim_set_callback(e, self._handle, eng._anim_trampoline, uid)
+            if st:
+                eng._release_callback(uid)  # C did not take it: nothing can call it
+                raise_status(st)
+        # The previous callback is no longer the description's (a new id each time,
+        # so copies attached before keep theirs until their stop events).
+        old, self._cb_uid = self._cb_uid, uid
+        eng._release_callback(old)
         self._values["on_event"] = callback
         return callback
 

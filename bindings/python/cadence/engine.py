@@ -11,13 +11,13 @@ from contextlib import contextmanager
 from functools import partial
 from typing import (Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union)
 
-from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, _np, byref, c_double, c_int32, c_uint64, check, encode,
-                    raise_status)
+from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, _np, byref, c_double, c_int32, c_uint64, check,
+                    checked_int, encode, raise_status)
 from ._lib import cad_anim_callback, cad_event, cad_render_item, cad_transaction_callback, lib
 from .animation import TimingFunction, _apply_timing
 from .enums import EventKind
-from .errors import ClosedError, OutOfMemoryError
-from .layer import Layer, _handle_of
+from .errors import ClosedError, InvalidArgumentError, OutOfMemoryError
+from .layer import Layer, _handle_of, _layer_handle
 
 __all__ = ["Engine", "Event", "Transaction", "media_time", "RENDER_ITEM_DTYPE", "EVENT_DTYPE"]
 
@@ -71,9 +71,12 @@ def _anim_trampoline(wref: "weakref.ref[Engine]", e: Any, kind: int, layer: int,
         eng = wref()
         if eng is None or eng._ptr is None:
             return
-        fn = eng._callbacks.get(userdata or 0)
+        uid = userdata or 0
+        fn = eng._callbacks.get(uid)
         if fn is None:
             return
+        if kind == EventKind.STOP and layer:
+            eng._callback_stopped(uid)  # that attached copy will not call again
         now = c_double()
         lib.cad_engine_now(eng._ptr, byref(now))
         ev = Event(_event_kind(kind), bool(finished), Layer(eng, layer) if layer else None, tag, now.value,
@@ -148,8 +151,19 @@ class Engine:
 
     def __init__(self) -> None:
         self._ptr: Optional[int] = None
+        # Python callbacks by userdata id, kept exactly while C may still call them.
+        # Animation callbacks: while a description holds the id (``_cb_owned``), while
+        # attached copies made by add_animation have not reported their stop event
+        # (``_cb_copies``), or for the engine's life once used as a layer action
+        # (``_cb_pinned``: action copies cannot be counted). See _release_callback.
         self._callbacks: Dict[int, Callable[[Event], Any]] = {}
+        self._cb_owned: set = set()
+        self._cb_copies: Dict[int, int] = {}
+        self._cb_pinned: set = set()
+        # Transaction completions: until they run (popped by the trampoline), or until
+        # replaced on the same open transaction (``_tx_uid_of``: transaction id -> id).
         self._tx_callbacks: Dict[int, Callable[[], Any]] = {}
+        self._tx_uid_of: Dict[int, int] = {}
         self._ids = itertools.count(1)
         self._render_cache: Dict[int, Tuple[Any, Any]] = {}
         self._render_cap = 64
@@ -192,6 +206,11 @@ class Engine:
         self._ptr = None
         self._render_cache.clear()
         lib.cad_engine_destroy(p)
+        # C can no longer call anything: drop the Python callbacks.
+        for d in (self._callbacks, self._cb_copies, self._tx_callbacks, self._tx_uid_of):
+            d.clear()
+        self._cb_owned.clear()
+        self._cb_pinned.clear()
 
     def __enter__(self) -> "Engine":
         self._p()
@@ -222,9 +241,42 @@ class Engine:
             return pending
 
     def _register_callback(self, fn: Callable[[Event], Any]) -> int:
+        """A new userdata id for an animation callback, held by its description until
+        :meth:`_release_callback`."""
         uid = next(self._ids)
         self._callbacks[uid] = fn
+        self._cb_owned.add(uid)
         return uid
+
+    def _release_callback(self, uid: int) -> None:
+        """The description no longer holds ``uid`` (closed, callback replaced or
+        removed, or the C call registering it failed)."""
+        if uid:
+            self._cb_owned.discard(uid)
+            self._forget_callback(uid)
+
+    def _callback_copied(self, uid: int) -> None:
+        """A copy carrying ``uid`` was attached by add_animation (it reports one stop event)."""
+        if uid:
+            self._cb_copies[uid] = self._cb_copies.get(uid, 0) + 1
+
+    def _callback_pinned(self, uid: int) -> None:
+        """``uid`` is a layer action's callback: C may call it for as long as the engine lives."""
+        if uid:
+            self._cb_pinned.add(uid)
+
+    def _callback_stopped(self, uid: int) -> None:
+        """An attached copy carrying ``uid`` reported its (only) stop event."""
+        n = self._cb_copies.get(uid, 0)
+        if n > 1:
+            self._cb_copies[uid] = n - 1
+        else:
+            self._cb_copies.pop(uid, None)
+            self._forget_callback(uid)
+
+    def _forget_callback(self, uid: int) -> None:
+        if uid not in self._cb_owned and uid not in self._cb_copies and uid not in self._cb_pinned:
+            self._callbacks.pop(uid, None)
 
     def _reraise(self) -> None:
         pending = self._pending
@@ -235,17 +287,31 @@ class Engine:
 
     def _set_completion(self, fn: Optional[Callable[[], Any]]) -> None:
         e = self._p()
+        if fn is not None and not callable(fn):
+            raise TypeError("completion must be callable")
+        tid = self.transaction_id  # the innermost open transaction (0: none, C fails below)
         if fn is None:
             check(lib.cad_transaction_set_completion(e, _NULL_TX_CB, None))
-            return
-        if not callable(fn):
-            raise TypeError("completion must be callable")
-        uid = next(self._ids)
-        self._tx_callbacks[uid] = fn
-        st = lib.cad_transaction_set_completion(e, self._tx_trampoline, uid)
-        if st:
-            self._tx_callbacks.pop(uid, None)
-            raise_status(st)
+            uid = 0
+        else:
+            uid = next(self._ids)
+            self._tx_callbacks[uid] = fn
+            st = lib.cad_transaction_set_completion(e, self._tx_trampoline, uid)
+            if st:
+                self._tx_callbacks.pop(uid, None)
+                raise_status(st)
+        # C replaced this transaction's previous completion: forget it (no accumulation).
+        old = self._tx_uid_of.pop(tid, 0)
+        if old:
+            self._tx_callbacks.pop(old, None)
+        if uid:
+            self._tx_uid_of[tid] = uid
+
+    def _forget_tx_id(self) -> None:
+        """Before a commit: the innermost transaction's completion can no longer be
+        replaced (it stays in _tx_callbacks until it runs)."""
+        if self._tx_uid_of and self._ptr is not None:
+            self._tx_uid_of.pop(self.transaction_id, None)
 
     # ---- time ----------------------------------------------------------------------
 
@@ -316,7 +382,8 @@ class Engine:
 
     def set_event_capacity(self, capacity: int) -> None:
         """Capacity of the poll queue (default 4096, 0 = keep none); the oldest events are dropped when full."""
-        check(lib.cad_engine_set_event_capacity(self._p(), capacity))
+        # An int32_t in C: checked here, as ctypes would wrap 2**32 to 0.
+        check(lib.cad_engine_set_event_capacity(self._p(), checked_int(capacity, "capacity")))
 
     @property
     def events_dropped(self) -> int:
@@ -334,6 +401,7 @@ class Engine:
     def commit_transaction(self) -> None:
         """Commits the innermost transaction (``InvalidStateError`` without a begin).
         Completion callbacks may run, and their exceptions are re-raised, here."""
+        self._forget_tx_id()
         st = lib.cad_transaction_commit(self._p())
         if st:
             raise_status(st)
@@ -367,6 +435,7 @@ class Engine:
 
     def _commit_quietly(self) -> None:
         if self._ptr is not None:
+            self._forget_tx_id()
             lib.cad_transaction_commit(self._ptr)
             del self._pending[:]
 
@@ -496,18 +565,26 @@ class Engine:
     def sample(self, layers: Union[Sequence[Layer], Sequence[int], Any], keypath: str) -> Any:
         """Presentation values of ``keypath`` for many layers in one C call.
 
-        ``layers``: Layer objects, handles, or a numpy uint64 array of handles (no
-        per-item Python work then). With numpy: a float64 array of shape (n, k), k
-        the key path's component count; without: a list of n tuples.
+        ``layers``: Layer objects, handles, or a numpy array of handles (no per-item
+        Python work then) of an integer dtype: uint64, or a signed one without
+        negative values. With numpy: a float64 array of shape (n, k), k the key
+        path's component count; without: a list of n tuples.
         """
         e = self._p()
         bkp = encode(keypath)
-        if _np is not None and isinstance(layers, _np.ndarray):
+        if _np is not None and isinstance(layers, _np.ndarray) and layers.dtype.kind != "O":
+            # Handles are exact 64-bit integers: a float array (which cannot hold them
+            # exactly) is refused rather than cast, and negative ints would wrap.
+            kind = layers.dtype.kind
+            if kind not in "iu":
+                raise TypeError(f"layer handles must be an integer array (uint64), not {layers.dtype}")
+            if kind == "i" and layers.size and layers.min() < 0:
+                raise InvalidArgumentError(-2, message="layer handles must lie in [0, 2**64); the array holds negative values")
             harr = _np.ascontiguousarray(layers, dtype=_np.uint64).ravel()
             hptr = ctypes.cast(harr.ctypes.data, _POINTER_U64)
             count = int(harr.shape[0])
         else:
-            hs = [l._handle if isinstance(l, Layer) else int(l) for l in layers]
+            hs = [_layer_handle(l) for l in layers]
             count = len(hs)
             hptr = (c_uint64 * max(count, 1))(*hs)
         k = self._sample_components.get(bkp, 16)  # type: ignore[arg-type]

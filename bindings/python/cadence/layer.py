@@ -15,8 +15,8 @@ import re
 from ctypes import c_char as ctypes_char
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
-from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, Value, byref, c_double, c_int32, c_uint64, check,
-                    encode, pack, raise_status, unpack)
+from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, HANDLE_RANGE, Value, byref, c_double, c_int32, c_uint64,
+                    check, checked_bool, checked_int, encode, pack, raise_status, unpack)
 from ._lib import lib
 from .errors import InvalidArgumentError
 from .animation import Animation
@@ -82,9 +82,11 @@ def _conv_out(kind: str) -> Callable[[Any, int], Any]:
     return lambda b, n: cls._make(b[:n])
 
 
-def _conv_in(kind: str) -> Callable[[Any], Value]:
+def _conv_in(kind: str, keypath: str = "value") -> Callable[[Any], Value]:
     if kind == "bool":
-        return lambda v: 1.0 if v else 0.0
+        # Numbers as in C (non-zero finite = true); NaN/inf and non-numbers such as
+        # "no" are refused instead of going through Python truthiness.
+        return lambda v: 1.0 if checked_bool(v, keypath) else 0.0
     if kind == "fill":
         from .enums import parse_enum
         return lambda v: float(parse_enum(FillMode, v, "fill mode"))
@@ -117,11 +119,17 @@ class Layer:
             check(lib.cad_layer_create(engine._p(), byref(out)))
             self._handle = out.value
             if props:
-                self.configure(**props)
+                try:
+                    self.configure(**props)
+                except BaseException:
+                    # No orphan: a layer whose properties could not be set is destroyed.
+                    if engine._ptr is not None:
+                        lib.cad_layer_destroy(engine._ptr, self._handle)
+                    raise
         else:
             if props:
                 raise TypeError("properties can only be given when creating a layer")
-            self._handle = int(handle)
+            self._handle = _layer_handle(handle)
 
     def configure(self, **props: Any) -> "Layer":
         """Sets several properties (attribute names, camel or snake case, plus ``contents``)."""
@@ -190,12 +198,21 @@ class Layer:
             raise_status(st)
 
     def get(self, keypath: str) -> Union[float, Tuple[float, ...]]:
-        """The model value of ``keypath``: a float for one component, a tuple otherwise."""
+        """The model value of ``keypath``: a float for one component, a tuple otherwise
+        (``"contents"`` reads as a float, exact up to 2**53: use :attr:`contents` for 64-bit ids)."""
         return unpack(*self._read(lib.cad_layer_get, encode(keypath)))  # type: ignore[arg-type]
 
     def set(self, keypath: str, value: Value) -> None:
-        """Sets the model value of ``keypath`` (runs its action unless actions are disabled)."""
-        self._write(encode(keypath), value)  # type: ignore[arg-type]
+        """Sets the model value of ``keypath`` (runs its action unless actions are disabled).
+
+        ``"contents"`` goes through the exact 64-bit setter (as ``layer.contents = v``),
+        not through a double; reading ``layer["contents"]`` returns a float, exact up
+        to 2**53 (use :attr:`contents` for full 64-bit ids)."""
+        bkp = encode(keypath)
+        if bkp == b"contents":
+            self.contents = value  # type: ignore[assignment]
+            return
+        self._write(bkp, value)  # type: ignore[arg-type]
 
     def presentation(self, keypath: str) -> Union[float, Tuple[float, ...]]:
         """The presentation value of ``keypath`` at the engine's now."""
@@ -240,7 +257,9 @@ class Layer:
 
     def insert_sublayer(self, child: "Layer", index: int) -> None:
         """Inserts ``child`` at ``index`` (0 ... count, counted without the child)."""
-        check(lib.cad_layer_insert_sublayer(self._engine._p(), self._handle, _handle_of(child), index))
+        # index is an int32_t in C: checked here, as ctypes would wrap 2**32 to 0.
+        check(lib.cad_layer_insert_sublayer(self._engine._p(), self._handle, _handle_of(child),
+                                            checked_int(index, "index")))
 
     def remove_from_superlayer(self) -> None:
         """Detaches the layer from its superlayer (no-op for a root)."""
@@ -282,7 +301,11 @@ class Layer:
             raise TypeError(f"expected an Animation, not {type(animation).__name__}")
         if animation._engine is not self._engine:
             raise ValueError("the animation belongs to another engine")
+        animation._p()  # a closed animation (handle 0) raises ClosedError
         check(lib.cad_layer_add_animation(self._engine._p(), self._handle, animation._handle, encode(key)))
+        # The attached copy carries the description's callback: keep it registered
+        # until that copy's stop event (SEMANTICS.md §11: exactly one per copy).
+        self._engine._callback_copied(animation._cb_uid)
 
     def remove_animation(self, key: str) -> None:
         """Removes the animation under ``key`` (:class:`~cadence.NotFoundError` if none)."""
@@ -336,10 +359,20 @@ class Layer:
     def set_action(self, key: str, animation: Optional[Animation]) -> None:
         """Sets the action for ``key``: a copy of ``animation`` runs on each change,
         or with None the "no action" marker (changes take effect at once)."""
-        h = 0 if animation is None else animation._handle
         if animation is not None and animation._engine is not self._engine:
             raise ValueError("the animation belongs to another engine")
+        # A closed animation has handle 0, which C reads as the "no action" marker:
+        # refuse it (ClosedError) rather than silently disabling the action.
+        h = 0
+        if animation is not None:
+            animation._p()
+            h = animation._handle
         check(lib.cad_layer_set_action(self._engine._p(), self._handle, encode(key), h))
+        if animation is not None:
+            # Every change of ``key`` makes a new copy with the action's callback, and
+            # those copies cannot be counted from here: keep that callback for the
+            # engine's life.
+            self._engine._callback_pinned(animation._cb_uid)
 
     def clear_action(self, key: str) -> None:
         """Returns ``key`` to its default action."""
@@ -384,20 +417,25 @@ class Layer:
 
 
 
-def _handle_of(layer: Optional[Union[Layer, int]]) -> int:
-    if layer is None:
-        return 0
+def _layer_handle(layer: Union[Layer, int]) -> int:
+    """The handle of a Layer, or an integer handle checked to lie in [0, 2**64)
+    (ctypes would wrap 2**64 + h to h or -1 to 2**64 - 1 silently)."""
     if isinstance(layer, Layer):
         return layer._handle
-    if isinstance(layer, int):
-        return layer
-    raise TypeError(f"expected a Layer, not {type(layer).__name__}")
+    return checked_int(layer, "a layer handle", HANDLE_RANGE)
+
+
+def _handle_of(layer: Optional[Union[Layer, int]]) -> int:
+    """Like :func:`_layer_handle`, with None as 0 (no layer: global time, no root...)."""
+    if layer is None:
+        return 0
+    return _layer_handle(layer)
 
 
 def _make_property(keypath: str, kind: str) -> property:
     bkp = keypath.encode()
     out = _conv_out(kind)
-    into = _conv_in(kind)
+    into = _conv_in(kind, keypath)
     get_fn = lib.cad_layer_get
 
     def fget(self: Layer) -> Any:
@@ -445,6 +483,9 @@ class PresentationLayer:
 
     @property
     def contents(self) -> int:
+        """The presented contents id. The C API reads presentation values as doubles,
+        so this is exact up to 2**53 only; ``layer.contents`` (the model value) is
+        exact for full 64-bit ids."""
         buf, _ = self._layer._read(lib.cad_layer_presentation, b"contents")
         return int(buf[0])
 

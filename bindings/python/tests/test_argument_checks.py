@@ -1,0 +1,334 @@
+"""Arguments the binding must check itself because ctypes would wrap or truncate them
+(int32/int64/uint64 ranges, bools), and the bookkeeping fixes of the audit: ragged
+keyframes, closed animations, callback lifetimes, orphan layers, spring durations,
+exact ``layer["contents"]``."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import cadence
+from cadence import Animation, EventKind, Layer
+
+np = pytest.importorskip("numpy")
+
+
+def _settling_envelope(m, k, c, v0):
+    # SEMANTICS.md §6, for zeta < 1: ln((1 + |B|) / 0.001) / (zeta w0), B = (zeta w0 - v0) / wd
+    w0 = math.sqrt(k / m)
+    zeta = c / (2 * math.sqrt(k * m))
+    wd = w0 * math.sqrt(1 - zeta * zeta)
+    return math.log((1 + abs((zeta * w0 - v0) / wd)) / 0.001) / (zeta * w0)
+
+
+# ---- 1. int32 arguments ------------------------------------------------------------
+
+def test_insert_sublayer_index_is_a_checked_int32(engine):
+    root, a, b = engine.create_layer(), engine.create_layer(), engine.create_layer()
+    root.add_sublayer(a)
+    # 2**32 would wrap to 0 and 2**33 + 1 to 1 through ctypes, both valid indexes.
+    for bad in (2 ** 32, 2 ** 33 + 1, -2 ** 31 - 1, 2.7, 1.0):
+        with pytest.raises(cadence.InvalidArgumentError):
+            root.insert_sublayer(b, bad)
+    for wrong in ("1", None):
+        with pytest.raises(TypeError):
+            root.insert_sublayer(b, wrong)
+    assert root.sublayers == [a] and b.superlayer is None
+    root.insert_sublayer(b, np.int64(0))  # numpy integers are integers
+    assert root.sublayers == [b, a]
+
+
+def test_event_capacity_is_a_checked_int32(engine, layer):
+    with pytest.raises(cadence.InvalidArgumentError):
+        engine.set_event_capacity(2 ** 32)  # would wrap to 0: keep no events
+    with pytest.raises(cadence.InvalidArgumentError):
+        engine.set_event_capacity(2.5)
+    with pytest.raises(TypeError):
+        engine.set_event_capacity("8")
+    layer.add_animation(Animation.basic(engine, "opacity", to=0, duration=0.1), "k")
+    engine.tick(1.0)
+    assert len(list(engine.poll_events())) == 2 and engine.events_dropped == 0  # default capacity kept
+
+
+def test_steps_count_is_a_checked_int32(engine, layer):
+    a = Animation.basic(engine, "opacity", from_=0, to=1, duration=1)
+    for bad in (2 ** 32 + 3, 2.7, 3.0):  # 2**32 + 3 would wrap to 3 steps, 2.7 truncate to 2
+        with pytest.raises(cadence.InvalidArgumentError):
+            a.timing_function = ("steps", bad, "end")
+    with pytest.raises(TypeError):
+        a.timing_function = ("steps", "2", "end")
+    assert a.timing_function is None
+    a.timing_function = ("steps", np.int32(4), "end")  # floor(4 p) / 4
+    layer.add_animation(a, "s")
+    engine.tick(0.3)
+    assert layer.presentation("opacity") == pytest.approx(0.25)
+
+
+# ---- 2. tag --------------------------------------------------------------------------
+
+def test_tag_is_a_checked_int64(engine, layer):
+    a = Animation.basic(engine, "opacity", to=0, duration=1)
+    for bad in (2 ** 63, -2 ** 63 - 1, 2 ** 64 + 5, 1.9, 7.0):
+        with pytest.raises(cadence.InvalidArgumentError):
+            a.tag = bad
+    for wrong in ("7", None):
+        with pytest.raises(TypeError):
+            a.tag = wrong
+    assert a.tag == 0
+    got = []
+    a.tag = 2 ** 63 - 1
+    a.on_event(lambda ev: got.append(ev.tag))
+    layer.add_animation(a, "t")
+    engine.tick(0.1)
+    assert a.tag == 2 ** 63 - 1 and got == [2 ** 63 - 1]
+    assert [ev.tag for ev in engine.poll_events()] == [2 ** 63 - 1]
+    a.tag = -2 ** 63
+    assert a.tag == -2 ** 63
+
+
+# ---- 3. layer handles ----------------------------------------------------------------
+
+def test_layer_handles_outside_uint64_are_refused(engine):
+    l = engine.create_layer(opacity=0.25)
+    other = engine.create_layer()
+    engine.tick(0.0)
+    for bad in (2 ** 64 + l.handle, l.handle - 2 ** 64, -1):  # would wrap to l (or 2**64 - 1)
+        with pytest.raises(cadence.InvalidArgumentError):
+            engine.layer(bad)
+        with pytest.raises(cadence.InvalidArgumentError):
+            Layer(engine, bad)
+        with pytest.raises(cadence.InvalidArgumentError):
+            other.add_sublayer(bad)
+        with pytest.raises(cadence.InvalidArgumentError):
+            engine.sample([bad], "opacity")
+        with pytest.raises(cadence.InvalidArgumentError):
+            engine.convert_time(1.0, bad)
+    with pytest.raises(TypeError):
+        engine.layer("1")
+    assert other.sublayers == []
+    assert engine.layer(l.handle).opacity == 0.25
+    assert engine.sample([l.handle, l], "opacity").tolist() == [[0.25], [0.25]]
+
+
+def test_sample_requires_integer_handle_arrays(engine):
+    l = engine.create_layer(opacity=0.25)
+    engine.tick(0.0)
+    with pytest.raises(TypeError):
+        engine.sample(np.array([float(l.handle)]), "opacity")  # a float cannot hold a handle exactly
+    with pytest.raises(TypeError):
+        engine.sample(np.array([True]), "opacity")
+    with pytest.raises(cadence.InvalidArgumentError):
+        engine.sample(np.array([l.handle, -1], dtype=np.int64), "opacity")
+    assert engine.sample(np.array([l.handle], dtype=np.int64), "opacity").tolist() == [[0.25]]
+    assert engine.sample(np.array([l.handle], dtype=np.uint64), "opacity").tolist() == [[0.25]]
+
+
+# ---- 4. ragged keyframes ------------------------------------------------------------
+
+def test_ragged_keyframe_values_are_refused(engine):
+    # 1 + 3 + 2 = 6 numbers would otherwise be regrouped as 3 points.
+    with pytest.raises(cadence.InvalidArgumentError, match="same number of components"):
+        Animation.keyframe(engine, "position", values=[(0,), (10, 20, 30), (40, 50)], duration=1)
+    a = Animation.keyframe(engine, "position", values=[(0, 0), (10, 20)], duration=1)
+    with pytest.raises(cadence.InvalidArgumentError):
+        a.values = [(1, 2, 3, 4), (5, 6)]  # 6 numbers for 3 points
+    assert a.values == [(0, 0), (10, 20)]
+    with pytest.raises(cadence.TypeMismatchError):  # consistent rows, wrong count for the key path
+        a.values = [(1, 2, 3), (4, 5, 6)]
+
+
+# ---- 5. closed animations -------------------------------------------------------------
+
+def test_closed_animations_are_refused_with_closed_error(engine, layer):
+    c = Animation.basic(engine, "opacity", duration=10)
+    c.close()
+    with pytest.raises(cadence.ClosedError):
+        layer.set_action("opacity", c)  # handle 0 would mean "no action"
+    with pytest.raises(cadence.ClosedError):
+        layer.add_animation(c, "c")
+    with pytest.raises(cadence.ClosedError):
+        Animation.group(engine, [c])
+    # The default action still runs.
+    layer.opacity = 0.0
+    assert layer.animation_count == 1
+
+
+# ---- 6. booleans ------------------------------------------------------------------------
+
+def test_layer_bools_follow_the_c_conversion(engine):
+    l = engine.create_layer()
+    for name in ("hidden", "masksToBounds", "double_sided"):
+        for v, expected in ((True, True), (False, False), (2, True), (0.5, True), (0.0, False), (0, False),
+                            (np.bool_(True), True), (-1, True)):
+            setattr(l, name, v)
+            assert getattr(l, name) is expected, (name, v)
+        setattr(l, name, False)
+        for bad in (math.nan, math.inf):
+            with pytest.raises(cadence.InvalidArgumentError):
+                setattr(l, name, bad)
+        for wrong in ("no", None, (1,)):
+            with pytest.raises(TypeError):
+                setattr(l, name, wrong)
+        assert getattr(l, name) is False  # unchanged by the refused values
+
+
+def test_animation_bools_follow_the_c_conversion(engine):
+    a = Animation.basic(engine, "opacity", to=0)
+    for name in ("autoreverses", "removed_on_completion", "additive", "cumulative"):
+        setattr(a, name, 0.5)
+        assert getattr(a, name) is True
+        setattr(a, name, 0)
+        assert getattr(a, name) is False
+        with pytest.raises(cadence.InvalidArgumentError):
+            setattr(a, name, math.nan)
+        with pytest.raises(TypeError):
+            setattr(a, name, "no")
+        assert getattr(a, name) is False
+    with pytest.raises(TypeError):
+        Animation.basic(engine, "opacity", autoreverses="yes")
+
+
+# ---- 7. callback lifetimes ---------------------------------------------------------------
+
+def test_callbacks_of_closed_animations_are_released(engine):
+    for _ in range(50):
+        Animation.basic(engine, "opacity", to=0, on_event=lambda ev: None).close()
+    assert engine._callbacks == {}
+    a = Animation.basic(engine, "opacity", to=0)
+    a.on_event(lambda ev: None)
+    a.on_event(lambda ev: None)  # replaced, not accumulated
+    assert len(engine._callbacks) == 1
+    a.on_event(None)
+    assert engine._callbacks == {}
+    # A failing constructor option (after on_event) leaves nothing registered.
+    with pytest.raises(cadence.InvalidArgumentError):
+        Animation.basic(engine, "opacity", on_event=print, duration=-1)
+    assert engine._callbacks == {}
+
+
+def test_failed_callback_registration_is_released(engine, layer):
+    layer.add_animation(Animation.basic(engine, "opacity", to=0, duration=5), "v")
+    view = layer.animation_for_key("v")
+    with pytest.raises(cadence.InvalidStateError):
+        view.on_event(lambda ev: None)  # attached copies are read-only
+    assert engine._callbacks == {}
+
+
+def test_attached_copy_keeps_its_callback_after_close(engine, layer):
+    got = []
+    a = Animation.basic(engine, "opacity", to=0, duration=1, on_event=lambda ev: got.append(("a", ev.kind)))
+    layer.add_animation(a, "x")
+    a.on_event(lambda ev: got.append(("b", ev.kind)))  # copies attached before keep the first callback
+    layer.add_animation(a, "y")
+    a.close()
+    assert len(engine._callbacks) == 2  # both attached copies can still call
+    engine.tick(0.5)
+    engine.tick(2.0)
+    assert sorted(got) == sorted([("a", EventKind.START), ("a", EventKind.STOP),
+                                  ("b", EventKind.START), ("b", EventKind.STOP)])
+    assert engine._callbacks == {}  # every copy reported its stop: nothing can call any more
+
+
+def test_removed_copy_releases_its_callback_after_its_stop(engine, layer):
+    got = []
+    a = Animation.basic(engine, "opacity", to=0, duration=1, begin_time=100, on_event=lambda ev: got.append(ev.finished))
+    layer.add_animation(a, "x")
+    layer.add_animation(a, "y")
+    a.close()
+    layer.remove_animation("x")
+    engine.tick(0.1)
+    assert got == [False] and len(engine._callbacks) == 1  # "y" is still attached
+    layer.destroy()
+    engine.tick(0.2)
+    assert got == [False, False] and engine._callbacks == {}
+
+
+def test_action_callbacks_stay_while_the_action_can_run(engine, layer):
+    got = []
+    a = Animation.basic(engine, "opacity", duration=0.5, on_event=lambda ev: got.append(ev.kind))
+    layer.set_action("opacity", a)
+    a.close()
+    for i, t in enumerate((1.0, 3.0)):
+        layer.opacity = 0.5 * i
+        engine.tick(t)
+        engine.tick(t + 1.0)
+    assert got == [EventKind.START, EventKind.STOP] * 2
+
+
+def test_transaction_completion_is_replaced_not_accumulated(engine, layer):
+    fired = []
+    with engine.transaction() as t:
+        t.set_completion(lambda: fired.append("first"))
+        t.set_completion(lambda: fired.append("second"))
+        assert len(engine._tx_callbacks) == 1
+    assert fired == ["second"] and engine._tx_callbacks == {}
+    with engine.transaction() as t:
+        t.set_completion(lambda: fired.append("third"))
+        t.set_completion(None)
+        assert engine._tx_callbacks == {}
+    assert fired == ["second"]
+    # Nested transactions keep their own completions.
+    with engine.transaction(completion=lambda: fired.append("outer")):
+        with engine.transaction(completion=lambda: fired.append("inner")):
+            pass
+    assert fired == ["second", "inner", "outer"] and engine._tx_callbacks == {}
+
+
+# ---- 8. no orphan layers ------------------------------------------------------------------
+
+def test_failed_create_layer_leaves_no_layer(engine):
+    assert engine.layer_count == 0
+    with pytest.raises(cadence.TypeMismatchError):
+        engine.create_layer(opacity=0.5, position=(1, 2, 3))
+    with pytest.raises(cadence.InvalidArgumentError):
+        Layer(engine, opacity=math.nan)
+    with pytest.raises(TypeError):
+        engine.create_layer(bogus=1)
+    assert engine.layer_count == 0
+    engine.create_layer(opacity=0.5)
+    assert engine.layer_count == 1
+
+
+# ---- 9. automatic spring durations ---------------------------------------------------------
+
+def test_automatic_spring_duration_follows_parameter_changes(engine, layer):
+    s = Animation.spring(engine, "opacity", from_=0, to=1)
+    assert s.duration == pytest.approx(_settling_envelope(1, 100, 10, 0), rel=1e-9)
+    s.stiffness = 400
+    expected = _settling_envelope(1, 400, 10, 0)  # about 1.4275 s, shorter than 1.4727 s
+    assert s.duration == pytest.approx(expected, rel=1e-9)
+    layer.add_animation(s, "s")
+    engine.tick(expected + 1e-3)  # the attached copy uses the new duration
+    assert [(ev.kind, ev.finished) for ev in engine.poll_events()] == [(EventKind.START, False),
+                                                                       (EventKind.STOP, True)]
+    s.mass = 2
+    assert s.duration == pytest.approx(_settling_envelope(2, 400, 10, 0), rel=1e-9)
+    # An explicit duration stops the following.
+    s.duration = 3.0
+    s.damping = 12
+    assert s.duration == 3.0
+    e = Animation.spring(engine, "opacity", duration=2.0)
+    e.stiffness = 400
+    assert e.duration == 2.0
+
+
+def test_perceptual_spring_duration_follows_parameter_changes(engine):
+    sp = Animation.spring_perceptual(engine, "opacity", duration=0.5, bounce=0.3)
+    k = (2 * math.pi / 0.5) ** 2
+    c = 4 * math.pi * 0.7 / 0.5
+    assert sp.duration == pytest.approx(_settling_envelope(1, k, c, 0), rel=1e-9)
+    sp.damping = 12
+    assert sp.duration == pytest.approx(_settling_envelope(1, k, 12, 0), rel=1e-9)
+
+
+# ---- 10. layer["contents"] -------------------------------------------------------------------
+
+def test_item_contents_is_exact(engine):
+    l = engine.create_layer()
+    big = 2 ** 60 + 1  # not a double
+    l["contents"] = big
+    assert l.contents == big
+    l.set(b"contents", 2 ** 64 - 1)
+    assert l.contents == 2 ** 64 - 1
+    assert l["contents"] == float(2 ** 64)  # reads go through a double
