@@ -21,7 +21,7 @@ from ._core import (INT64_RANGE, byref, c_double, c_uint64, check, checked_bool,
                     flatten, pack, raise_status)
 from ._lib import cad_anim_callback, lib
 from .enums import AnimKind, CalcMode, FillMode, RotationMode, TimingName, TransitionSubtype, TransitionType, parse_enum
-from .errors import ClosedError, InvalidArgumentError
+from .errors import ClosedError, InvalidArgumentError, InvalidStateError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .engine import Engine, Event
@@ -722,6 +722,11 @@ class Animation:
 
     @path.setter
     def path(self, path: Any) -> None:
+        # The C API only appends path elements (cad_anim_path_*), so a second
+        # path would be joined to the first; refuse it rather than concatenate.
+        if self._get("path", None) is not None:
+            raise InvalidStateError(-7, message="this animation already has a path (the C API appends elements); "
+                                                "create a new animation for another path")
         p = path if isinstance(path, Path) else Path(path)
         p._send(self._p(), self._handle)
         self._values["path"] = p

@@ -332,3 +332,17 @@ def test_item_contents_is_exact(engine):
     l.set(b"contents", 2 ** 64 - 1)
     assert l.contents == 2 ** 64 - 1
     assert l["contents"] == float(2 ** 64)  # reads go through a double
+
+
+def test_a_second_path_is_refused_not_joined(engine):
+    # The C API appends path elements: a second path would be joined to the first
+    # (halfway along [(0,0),(100,0)] + [(0,0),(0,100)] instead of (0, 50)).
+    a = cadence.Animation.keyframe(engine, "position", path=[(0, 0), (100, 0)], duration=1)
+    with pytest.raises(cadence.InvalidStateError):
+        a.path = [(0, 0), (0, 100)]
+    layer = engine.create_layer()
+    engine.tick(0)
+    layer.add_animation(a, "move")
+    engine.tick(0.5)                       # halfway along the first path only
+    assert tuple(layer.presentation("position")) == (50.0, 0.0)
+
