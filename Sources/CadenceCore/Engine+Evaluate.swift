@@ -659,7 +659,9 @@ extension Engine {
             let loc = kf.track.locate(e)
             var local = loc.local
             let j = loc.segment
-            if j < kf.segmentCurves.count && kf.track.usesSegmentTiming {
+            // (Outside [0, 1] — an overshooting timing function — the end
+            // segment extrapolates linearly; its own timing function covers [0, 1].)
+            if j < kf.segmentCurves.count && kf.track.usesSegmentTiming && local >= 0 && local <= 1 {
                 local = kf.segmentCurves[j].evaluate(local)
             }
             let count = kf.track.count

@@ -256,7 +256,8 @@ final class KeyframeRuntime {
         let loc = track.locate(e, hint: &segmentHint)
         var local = loc.local
         let j = loc.segment
-        if j < segmentCurves.count && track.usesSegmentTiming {
+        // (Outside [0, 1] the end segment extrapolates linearly, as above.)
+        if j < segmentCurves.count && track.usesSegmentTiming && local >= 0 && local <= 1 {
             local = segmentCurves[j].evaluate(local)
         }
         return withCumulation(track.value4(segment: j, local: local), components: n,

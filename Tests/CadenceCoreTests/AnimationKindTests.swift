@@ -457,4 +457,41 @@ struct AnimationKindTests {
         for k in inside { #expect(items[k].flags & RenderItem.transitionIncoming != 0, "item \(k) flags \(items[k].flags)") }
         #expect(inside.filter { items[$0].flags & RenderItem.transitionOutgoing != 0 }.count == 2)
     }
+
+    /// Under an overshooting timing function (e outside [0, 1]) keyframes
+    /// extrapolate their end segment (docs/decisions.md): a per-segment timing
+    /// function covers [0, 1] only (the identity one changes nothing), and
+    /// cubicPaced continues along the spline's end tangent at the paced speed.
+    /// Hand-worked: [0, 100] with Catmull-Rom tangents 50 is monotonic with
+    /// length 100, so every mode shows 100·e, e from an independent bisection
+    /// of the curve (0.5, −1, 0.5, 2).
+    @Test("keyframes extrapolate under an overshooting timing function", arguments: [0, 1, 2])
+    func keyframeOvershootExtrapolation(variant: Int) throws {
+        func bez(_ t: Double, _ a: Double, _ b: Double) -> Double { 3 * (1 - t) * (1 - t) * t * a + 3 * (1 - t) * t * t * b + t * t * t }
+        func eased(_ x: Double) -> Double {
+            var lo = 0.0, hi = 1.0
+            for _ in 0..<200 { let m = 0.5 * (lo + hi); if bez(m, 0.5, 0.5) < x { lo = m } else { hi = m } }
+            return bez(0.5 * (lo + hi), -1, 2)
+        }
+        var r = Rig()
+        let l = r.layer()
+        var s = try AnimationSpec(kind: .keyframe, keyPath: "zPosition")
+        try s.setValues([0, 100], count: 2, components: 1)
+        switch variant {
+        case 0: try s.setCalculationMode(.linear); try s.setSegmentCurves([.linear])
+        case 1: try s.setCalculationMode(.linear); try s.setSegmentCurves([TimingCurve(c1x: 0, c1y: 0, c2x: 1, c2y: 1)!])
+        default: try s.setCalculationMode(.cubicPaced)
+        }
+        s.setTimingCurve(TimingCurve(c1x: 0.5, c1y: -1, c2x: 0.5, c2y: 2)!)
+        s.timing.duration = 1
+        s.timing.beginTime = 1
+        s.timing.fillMode = .both
+        r.add(l, s)
+        for x in [0.0625, 0.125, 0.875, 0.9375] {
+            r.tick(1 + x)
+            let e = eased(x)
+            #expect(e < 0 || e > 1 || x == 0.125 || x == 0.875)
+            #expect(near(r.pres1(l, "zPosition"), 100 * e, 1e-6), "variant \(variant) x \(x): \(r.pres1(l, "zPosition")) vs \(100 * e)")
+        }
+    }
 }

@@ -311,6 +311,10 @@ public final class KeyframeTrack: Sendable {
         let j = min(max(segment, 0), count - 2)
         let u = local.isNaN ? 0 : local
         let a = j * d, b = a + d
+        if mode == .cubicPaced && !(u >= 0 && u <= 1) {
+            for c in 0..<d { out[offset + c] = pacedExtrapolation(segment: j, local: u, component: c) }
+            return
+        }
         switch mode {
         case .cubic, .cubicPaced:
             spline.evaluate(segment: j, at: u, into: &out, at: offset)
@@ -333,10 +337,28 @@ public final class KeyframeTrack: Sendable {
             for c in 0..<d { r[c] = values[j &* d &+ c] }
             return r
         }
+        if mode == .cubicPaced && !(local >= 0 && local <= 1) && !local.isNaN {
+            let j = min(max(segment, 0), count - 2)
+            for c in 0..<d { r[c] = pacedExtrapolation(segment: j, local: local, component: c) }
+            return r
+        }
         let tangents = spline.tangents
         return KeyframeTrack.value4(segment: segment, local: local, count: count, components: d,
                                     cubic: mode == .cubic || mode == .cubicPaced,
                                     value: { values[$0] }, tangent: { tangents[$0] })
+    }
+
+    /// cubicPaced beyond the spline's ends (an overshooting timing function,
+    /// `locate` gives u outside [0, 1] of the end segment): along the end's
+    /// tangent, v(end) + (u − end)·H'(end), so the value keeps moving at the
+    /// paced speed in a straight line instead of following the cubic past its end.
+    private func pacedExtrapolation(segment j: Int, local u: Double, component c: Int) -> Double {
+        let d = components
+        let values = spline.values, tangents = spline.tangents
+        let m = 2 * (j * d + c)
+        guard m + 1 < tangents.count else { return values[(u < 0 ? j : j + 1) * d + c] }
+        if u < 0 { return values[j * d + c] + u * tangents[m] }
+        return values[(j + 1) * d + c] + (u - 1) * tangents[m + 1]
     }
 
     /// The value of segment `segment` (clamped) of a track of `n` ≥ 2 values of
