@@ -134,6 +134,15 @@ public struct AnimationSpec: Sendable {
             throw .typeMismatch("\(what) for \"\(t.name)\" needs \(t.components) component(s) (\(t.kind.name)); got \(v.count)")
         }
         guard v.isFinite else { throw .invalidArgument("\(what) components must be finite") }
+        if case .contents = t.access { try AnimationSpec.checkContentsID(v[0], what) }
+    }
+
+    /// `contents` values are host ids, as `cad_layer_set` requires them: whole
+    /// numbers in [0, 2^64) (an animation of them switches, it never blends).
+    static func checkContentsID(_ x: Double, _ what: StaticString) throws(CadenceError) {
+        guard x >= 0, x < 18446744073709551616.0, x == x.rounded() else {
+            throw .invalidArgument("\(what) for \"contents\" must be a non-negative whole number (an id); got \(x)")
+        }
     }
 
     public enum Endpoint: Sendable { case from, to, by }
@@ -181,6 +190,7 @@ public struct AnimationSpec: Sendable {
         }
         guard v.count == count * components else { throw .invalidArgument("values must hold count x components doubles") }
         for x in v where !x.isFinite { throw .invalidArgument("values must be finite (got \(x))") }
+        if case .contents = t.access { for x in v { try AnimationSpec.checkContentsID(x, "values") } }
         values = v
         valueCount = count
     }

@@ -494,4 +494,21 @@ struct AnimationKindTests {
             #expect(near(r.pres1(l, "zPosition"), 100 * e, 1e-6), "variant \(variant) x \(x): \(r.pres1(l, "zPosition")) vs \(100 * e)")
         }
     }
+
+    /// `contents` values are ids wherever they are given: animation endpoints
+    /// and keyframe values take what `cad_layer_set` takes (whole numbers in
+    /// [0, 2^64)) instead of converting 1.5 to 1 or −1 to 0 silently.
+    @Test("contents animation values must be ids")
+    func contentsAnimationValuesAreIDs() throws {
+        var basic = try AnimationSpec(kind: .basic, keyPath: "contents")
+        for bad in [1.5, -1, 18446744073709551616.0] {
+            expectStatus(.invalidArgument) { () throws(CadenceError) in try basic.setEndpoint(.to, ValueBuffer(bad)) }
+            expectStatus(.invalidArgument) { () throws(CadenceError) in try basic.setEndpoint(.from, ValueBuffer(bad)) }
+        }
+        try basic.setEndpoint(.to, ValueBuffer(7))
+        #expect(basic.to?[0] == 7)
+        var kf = try AnimationSpec(kind: .keyframe, keyPath: "contents")
+        expectStatus(.invalidArgument) { () throws(CadenceError) in try kf.setValues([1, 2.5], count: 2, components: 1) }
+        try kf.setValues([1, 2], count: 2, components: 1)
+    }
 }
