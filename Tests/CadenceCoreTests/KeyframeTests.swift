@@ -356,6 +356,11 @@ private func catmullRomLength(_ values: [Double], _ d: Int, _ n: Int, _ j: Int, 
         #expect(tiny.locate(0.25).segment == 1 && abs(tiny.locate(0.25).local) <= 1e-15)
         let mid = trackValue(tiny, 0.625)        // halfway along the second segment
         #expect(abs(mid[0] - 3e-170) <= 1e-15 * 3e-170 && abs(mid[1] - 1.15e-169) <= 1e-15 * 1.15e-169)
+        // Subnormal values (exponents down to −1074): 0, 3·2⁻¹⁰⁷⁰, 4·2⁻¹⁰⁷⁰ are
+        // 3 and 1 units apart, key times 0, 0.75, 1.
+        let sub = try KeyframeTrack(values: [0, 3 * 0x1p-1070, 4 * 0x1p-1070], components: 1, keyTimes: nil,
+                                    mode: .paced, tension: nil, continuity: nil, bias: nil)
+        #expect(sub.locate(0.75) == (1, 0))
     }
 
     @Test func singleValueIsConstant() throws {

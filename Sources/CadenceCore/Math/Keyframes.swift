@@ -420,7 +420,9 @@ public final class KeyframeTrack: Sendable {
         // values of ordinary size get the same bits as without it.
         var largest = 0.0
         for k in 0..<(n * d) where values[k].isFinite { largest = max(largest, abs(values[k])) }
-        let unit = largest > 0 ? Double(sign: .plus, exponent: -largest.exponent, significand: 1) : 1
+        // (The exponent is clamped so that the unit stays finite for subnormal
+        // values, whose exponents reach −1074.)
+        let unit = largest > 0 ? Double(sign: .plus, exponent: min(max(-largest.exponent, -1000), 1000), significand: 1) : 1
         var cumulative = [0.0]
         var total = 0.0
         for j in 0..<(n - 1) {
