@@ -279,10 +279,22 @@ class Engine:
             self._callbacks.pop(uid, None)
 
     def _reraise(self) -> None:
+        # The first callback exception is raised; later ones of the same C call
+        # are attached to it (exc.further_callback_exceptions, and as notes on
+        # Python 3.11+) rather than dropped.
         pending = self._pending
         if pending:
             exc = pending[0]
+            rest = list(pending[1:])
             del pending[:]
+            if rest:
+                try:
+                    exc.further_callback_exceptions = rest  # type: ignore[attr-defined]
+                except AttributeError:
+                    pass
+                if hasattr(exc, "add_note"):
+                    for other in rest:
+                        exc.add_note(f"also raised by a callback in the same call: {other!r}")
             raise exc
 
     def _set_completion(self, fn: Optional[Callable[[], Any]]) -> None:
@@ -494,6 +506,8 @@ class Engine:
                 check(lib.cad_transaction_set_autoreverses(e, 1))
             if spring_damping is not None:
                 check(lib.cad_transaction_set_spring(e, spring_damping, initial_velocity))
+            elif initial_velocity:
+                raise ValueError("initial_velocity applies to springs: give spring_damping too")
             if completion is not None:
                 self._set_completion(completion)
 

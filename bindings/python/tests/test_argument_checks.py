@@ -346,3 +346,32 @@ def test_a_second_path_is_refused_not_joined(engine):
     engine.tick(0.5)                       # halfway along the first path only
     assert tuple(layer.presentation("position")) == (50.0, 0.0)
 
+
+def test_every_callback_exception_of_a_tick_is_kept(engine):
+    # Two animations end in the same tick and both callbacks raise: the first
+    # exception is raised, the second travels with it instead of being dropped.
+    layer = engine.create_layer()
+    engine.tick(0)
+    for i, key in enumerate(("a", "b")):
+        a = cadence.Animation.basic(engine, "opacity" if i == 0 else "zPosition", to=0.5, duration=0.5)
+
+        def boom(event, i=i):
+            if event.kind.name == "STOP":
+                raise RuntimeError(f"callback {i}")
+        a.on_event(boom)
+        layer.add_animation(a, key)
+    with pytest.raises(RuntimeError) as info:
+        engine.tick(1)
+    assert str(info.value) == "callback 0"
+    further = getattr(info.value, "further_callback_exceptions", [])
+    assert [str(x) for x in further] == ["callback 1"]
+
+
+def test_animate_initial_velocity_needs_spring_damping(engine):
+    layer = engine.create_layer()
+    engine.tick(0)
+    with pytest.raises(ValueError):
+        with engine.animate(duration=1, initial_velocity=2):
+            layer.opacity = 0.5
+    assert engine.transaction_id == 0          # no transaction left open
+
