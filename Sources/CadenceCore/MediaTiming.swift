@@ -161,6 +161,15 @@ public struct ResolvedTiming: Sendable, Equatable {
         return q >= r ? r : r - 1
     }
 
+    /// A cycle count snapped up to a whole number (`snappedFloor`) names a
+    /// cycle that starts at or after the end of the active duration when `t` is
+    /// a rounding below `D` (2.558 − 0.558 = 1.9999999999999998 with D = 2):
+    /// there is no such cycle, so `t` is in the last one, at its end.
+    @inline(__always)
+    static func lastCycle(_ i: Double, cycle c: Double, activeDuration: Double) -> Double {
+        i >= 1 && i * c >= activeDuration ? i - 1 : i
+    }
+
     /// Maps parent time `tp` to a sample (SEMANTICS.md §3.3).
     @inline(__always)
     public func sample(parentTime tp: Double) -> TimingSample { sampleInline(parentTime: tp) }
@@ -219,13 +228,15 @@ public struct ResolvedTiming: Sendable, Equatable {
     /// whole-cycle rule.)
     @inline(__always)
     func cyclePosition(_ t: Double) -> (Double, Double, Double) {
-        ResolvedTiming.cyclePosition(t, cycle: cycle, duration: simpleDuration, autoreverses: autoreverses)
+        ResolvedTiming.cyclePosition(t, cycle: cycle, duration: simpleDuration, activeDuration: activeDuration,
+                                     autoreverses: autoreverses)
     }
 
     /// `cyclePosition` from the flattened timing (shared with the simple
     /// track's inline sampler, so both give bit-identical samples).
     @inline(__always)
-    static func cyclePosition(_ t: Double, cycle c: Double, duration d: Double, autoreverses: Bool) -> (Double, Double, Double) {
+    static func cyclePosition(_ t: Double, cycle c: Double, duration d: Double, activeDuration: Double,
+                              autoreverses: Bool) -> (Double, Double, Double) {
         // One plain cycle (the common case): progress is t / d.
         if t < c && t > 0 && !autoreverses {
             return (0, t, t / d)
@@ -235,7 +246,7 @@ public struct ResolvedTiming: Sendable, Equatable {
         if !(t > 0) || !t.isFinite {
             i = 0; u = 0
         } else {
-            i = ResolvedTiming.snappedFloor(t / c)
+            i = ResolvedTiming.lastCycle(ResolvedTiming.snappedFloor(t / c), cycle: c, activeDuration: activeDuration)
             u = t - i * c
             if u < 0 { u = 0 } else if u > c { u = c }
         }

@@ -336,11 +336,11 @@ extension Engine {
         // register spills. `simpleTrackSnapsAtTheCycleEndLikeTheGeneralSampler`
         // and `SimpleTrackAgreementTests` keep the two in step.
         guard t >= c && t > 0 && t.isFinite else {
-            let (i, u, p) = ResolvedTiming.cyclePosition(t, cycle: c, duration: d,
+            let (i, u, p) = ResolvedTiming.cyclePosition(t, cycle: c, duration: d, activeDuration: activeDuration,
                                                          autoreverses: flags2 & SimpleAnim.autoreverses != 0)
             return TimingSample(phase: .active, hasEffect: true, activeTime: a, iteration: i, cycleTime: u, progress: p)
         }
-        let i = ResolvedTiming.snappedFloor(t / c)
+        let i = ResolvedTiming.lastCycle(ResolvedTiming.snappedFloor(t / c), cycle: c, activeDuration: activeDuration)
         var u = t - i * c
         if u < 0 { u = 0 } else if u > c { u = c }
         if flags2 & SimpleAnim.autoreverses != 0 && u > d { u = 2 * d - u }

@@ -218,4 +218,24 @@ struct EvaluatorFastPathTests {
         r.tick(t)
         #expect(r.pres1(l, "opacity") == 0.25, "at \(t): \(r.pres1(l, "opacity"))")
     }
+
+    /// Both samplers: a tick a rounding below the end of a whole repeat count
+    /// (2.558 − 0.558 = 1.9999999999999998, D = 2) shows the end of the last
+    /// cycle, not the start of a cycle that does not exist.
+    @Test func bothSamplersKeepTheLastCycleAtARoundingBelowTheEnd() {
+        var r = Rig()
+        r.tick(0.558)
+        let simple = r.layer(["opacity": [1]])
+        let general = r.layer(["opacity": [1]])
+        let spec = r.basic("opacity", from: [0], to: [1], duration: 1) { s in s.timing.repeatCount = 2 }
+        r.add(simple, spec, key: "fade")
+        r.add(general, spec, key: "fade")
+        r.add(general, r.basic("zPosition", from: [0], to: [1], duration: 10), key: "other")
+        #expect(r.e.layers[r.e.layerIndex(simple)!].simple >= 0, "one animation: the simple track")
+        #expect(r.e.layers[r.e.layerIndex(general)!].simple < 0, "two animations: the general path")
+        r.tick(2.558)
+        let a = 2.558 - 0.558          // active time, one ulp below 2
+        #expect(r.pres1(simple, "opacity") == a - 1)
+        #expect(r.pres1(general, "opacity") == a - 1)
+    }
 }

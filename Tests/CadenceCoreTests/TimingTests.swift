@@ -52,6 +52,36 @@ struct TimingTests {
         #expect(ar.sample(parentTime: 8).phase == .after)
     }
 
+    @Test("a time a rounding below the end of the active duration is in the last cycle, at its end")
+    func roundingBelowTheEnd() {
+        // 2.558 - 0.558 is 1.9999999999999998, one ulp below D = 2: t / c is
+        // within the whole-number snap of 2, but there is no third cycle
+        // (D = 2 cycles): i = 1, u = a - 1.
+        let a = 2.558 - 0.558
+        #expect(a < 2)
+        let t = timing(duration: 1, repeatCount: 2, begin: 0.558)
+        let s = t.sample(parentTime: 2.558)
+        #expect(s.phase == .active)
+        #expect(s.iteration == 1)
+        #expect(s.progress == a - 1)
+        // autoreverses: c = 2, D = 4; 0.1 + 4 - 0.1 is 3.9999999999999996, on
+        // the way back of cycle 1, a hair after its start value: p = (4 - a) / 1.
+        let ar = timing(duration: 1, repeatCount: 2, autoreverses: true, begin: 0.1)
+        let b = (0.1 + 4) - 0.1
+        #expect(b < 4)
+        let r = ar.sample(parentTime: 0.1 + 4)
+        #expect(r.phase == .active && r.iteration == 1)
+        #expect(r.progress == 2 - (b - 2))
+        // repeatDuration a whole number of cycles: the same rule.
+        let rd = timing(duration: 1, repeatDuration: 3, begin: 1.1)
+        #expect(rd.sample(parentTime: 1.1 + 3).iteration == 2)
+        #expect(rd.sample(parentTime: 1.1 + 3).progress == ((1.1 + 3) - 1.1) - 2)
+        // Inside the active duration a snapped whole cycle still starts the next one.
+        let mid = timing(duration: 0.1, repeatCount: 10)
+        #expect(mid.sample(parentTime: 0.7).iteration == 7)
+        #expect(mid.sample(parentTime: 0.7).progress == 0)
+    }
+
     @Test("fill modes decide the effect before and after")
     func fill() {
         for (mode, before, after) in [(FillMode.removed, false, false), (.forwards, false, true), (.backwards, true, false), (.both, true, true)] {
