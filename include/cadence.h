@@ -381,7 +381,10 @@ cad_status cad_layer_clear_action(cad_engine *e, cad_layer l, const char *key);
 
 /*
  * Converts time `t` from layer `from`'s local time to layer `to`'s (0 = global
- * time). Out of a paused layer (speed 0) gives that layer's beginTime.
+ * time), through the layers' lowest common ancestor (global time for layers
+ * in different trees); a layer converts to itself unchanged. Out of a paused
+ * layer (speed 0) the map goes on from that layer's beginTime (in its
+ * superlayer's time); into one it gives the layer's timeOffset.
  */
 cad_status cad_layer_convert_time(cad_engine *e, double t, cad_layer from, cad_layer to, double *out);
 
@@ -661,8 +664,9 @@ cad_status cad_engine_render_list(cad_engine *e, cad_layer root, cad_render_item
 /*
  * Presentation values of `keypath` for `n_layers` layers, row by row
  * (`n_layers` x components doubles). With `cap` too small:
- * `CAD_ERR_BUFFER_TOO_SMALL` and `*n_out` = doubles needed. Any invalid handle
- * fails the whole call (nothing written).
+ * `CAD_ERR_BUFFER_TOO_SMALL` and `*n_out` = doubles needed
+ * (`CAD_ERR_INVALID_ARGUMENT` when that count exceeds INT32_MAX). Any invalid
+ * handle fails the whole call (nothing written).
  */
 cad_status cad_engine_sample(cad_engine *e, const cad_layer *layers, int32_t n_layers, const char *keypath, double *out, int32_t cap, int32_t *n_out);
 

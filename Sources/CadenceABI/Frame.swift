@@ -27,13 +27,19 @@ import CadenceCore
 
 /// Presentation values of `keypath` for `n_layers` layers, row by row
 /// (`n_layers` x components doubles). With `cap` too small:
-/// `CAD_ERR_BUFFER_TOO_SMALL` and `*n_out` = doubles needed. Any invalid handle
-/// fails the whole call (nothing written).
+/// `CAD_ERR_BUFFER_TOO_SMALL` and `*n_out` = doubles needed
+/// (`CAD_ERR_INVALID_ARGUMENT` when that count exceeds INT32_MAX). Any invalid
+/// handle fails the whole call (nothing written).
 @c public func cad_engine_sample(_ e: OpaquePointer?, _ layers: UnsafePointer<cad_layer>?, _ n_layers: Int32, _ keypath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Double>?, _ cap: Int32, _ n_out: UnsafeMutablePointer<Int32>?) -> cad_status {
     withEngine(e, "cad_engine_sample") { (en: inout Engine) throws(CadenceError) in
         let t = try keyPathTarget(keypath)
         guard n_layers >= 0 else { throw CadenceError(.invalidArgument, "n_layers must be >= 0 (got \(n_layers))") }
         if n_layers > 0 && layers == nil { throw CadenceError(.invalidArgument, "layers is NULL but n_layers = \(n_layers)") }
+        // A result no int32 count can hold could never be allocated and retried.
+        let needed = Int(n_layers) &* t.components
+        guard needed <= Int(Int32.max) else {
+            throw CadenceError(.invalidArgument, "the result would be \(needed) doubles (n_layers x components), more than an int32 count")
+        }
         try checkBuffer(out, cap)
         try requireAligned(layers, MemoryLayout<cad_layer>.alignment, "layers")
         try requireAligned(out, MemoryLayout<Double>.alignment, "out")

@@ -125,7 +125,10 @@ import CadenceCore
 }
 
 /// Converts time `t` from layer `from`'s local time to layer `to`'s (0 = global
-/// time). Out of a paused layer (speed 0) gives that layer's beginTime.
+/// time), through the layers' lowest common ancestor (global time for layers
+/// in different trees); a layer converts to itself unchanged. Out of a paused
+/// layer (speed 0) the map goes on from that layer's beginTime (in its
+/// superlayer's time); into one it gives the layer's timeOffset.
 @c public func cad_layer_convert_time(_ e: OpaquePointer?, _ t: Double, _ from: cad_layer, _ to: cad_layer, _ out: UnsafeMutablePointer<Double>?) -> cad_status {
     withEngine(e, "cad_layer_convert_time") { (en: inout Engine) throws(CadenceError) in
         let o = try requireOut(out)

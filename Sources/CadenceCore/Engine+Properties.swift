@@ -234,6 +234,13 @@ extension Engine {
         let j = Int(layers[l].simple)
         if j >= 0 && j < simpleLeaf.count { simpleLeaf[j].x = .nan }
         if layers[l].animMask & prop.bit != 0 {
+            // A simple-track entry writes only its own components: when it
+            // animates a sub-key (position.x), the property's other components
+            // come from the model now (the general path copies the whole
+            // property from the model at every evaluation).
+            if j >= 0 && j < simpleAnims.count && Int(simpleAnims[j].count) < prop.count {
+                resetFromModel(l, mask: prop.bit)
+            }
             markPresDirty(l)
         } else {
             resetFromModel(l, mask: prop.bit)

@@ -432,25 +432,59 @@ public final class Engine {
         return t
     }
 
-    /// `convertTime` (SEMANTICS.md §3.1): `from`/`to` 0 mean global time.
-    /// Out of a paused layer (speed 0) the map is undefined; Cadence returns that
-    /// layer's beginTime as its parent's time.
+    /// `convertTime` (SEMANTICS.md §3.1): `from`/`to` 0 mean global time. The
+    /// maps compose along the tree through the lowest common ancestor of the
+    /// two layers (global time when they are in different trees): up from
+    /// `from` by the inverse maps, down to `to` by the forward ones, so layers
+    /// above the common ancestor — paused ones too — play no part, and a layer
+    /// converts to itself as the identity. Out of a paused layer (speed 0) the
+    /// inverse is undefined; Cadence takes that layer's beginTime (its
+    /// superlayer's time) and goes on up.
     public func convertTime(_ t: Double, from: UInt64, to: UInt64) throws(CadenceError) -> Double {
         try requireFinite(t, "t")
         let f = from == 0 ? -1 : try requireLayer(from, "from")
         let d = to == 0 ? -1 : try requireLayer(to, "to")
+        if f == d { return t }
+        // Depths, then climb the deeper side until both sides meet (-1: global).
+        func depth(_ l: Int) -> Int {
+            var n = 0, x = l
+            while x >= 0 && n <= layers.count { n += 1; x = Int(layers[x].parent) }
+            return n
+        }
+        var a = f, b = d
+        var da = depth(a), db = depth(b)
+        while da > db { a = Int(layers[a].parent); da -= 1 }
+        while db > da { b = Int(layers[b].parent); db -= 1 }
+        var guardCount = 0
+        while a != b && a >= 0 && b >= 0 && guardCount <= layers.count {
+            a = Int(layers[a].parent); b = Int(layers[b].parent)
+            guardCount += 1
+        }
+        let common = a == b ? a : -1
+        // Up from `from` to the common ancestor.
         var g = t
         var x = f
-        var guardCount = 0
-        while x >= 0 && guardCount <= layers.count {
+        guardCount = 0
+        while x >= 0 && x != common && guardCount <= layers.count {
             let tm = layerCold[x].timing
             g = tm.parentTime(fromLocal: g) ?? tm.beginTime
             x = Int(layers[x].parent)
             guardCount += 1
         }
-        let r = d < 0 ? g : localTime(d, global: g)
+        // Down to `to`: the chain from `to` up to (not including) the common ancestor, applied top down.
+        scratchChain.removeAll(keepingCapacity: true)
+        x = d
+        while x >= 0 && x != common && scratchChain.count <= layers.count {
+            scratchChain.append(Int32(x))
+            x = Int(layers[x].parent)
+        }
+        var k = scratchChain.count - 1
+        while k >= 0 {
+            g = layerCold[Int(scratchChain[k])].timing.localTime(fromParent: g)
+            k -= 1
+        }
         // Finite inputs give a finite time (huge speeds saturate).
-        return settled(r, nan: 0)
+        return settled(g, nan: 0)
     }
 }
 

@@ -27,7 +27,9 @@ public struct MediaTiming: Sendable, Equatable {
     /// `t = (tp - beginTime) * speed + timeOffset` (SEMANTICS.md §3.1).
     @inline(__always)
     public func localTime(fromParent tp: Double) -> Double {
-        (tp - beginTime) * speed + timeOffset
+        // Paused: timeOffset for every parent time, also one that overflowed
+        // to ±inf (where (tp − beginTime)·0 would be NaN).
+        speed == 0 ? timeOffset : (tp - beginTime) * speed + timeOffset
     }
 
     /// The inverse map; nil when speed is 0 (not invertible).

@@ -238,4 +238,43 @@ struct EvaluatorFastPathTests {
         #expect(r.pres1(simple, "opacity") == a - 1)
         #expect(r.pres1(general, "opacity") == a - 1)
     }
+
+    /// §5.1: the underlying value is the model value at every sample, and §2:
+    /// animating a sub-key changes only that component. While a simple-track
+    /// entry animates position.x, a model change of position.y shows at once,
+    /// before and after the next tick, in the presentation and the render list.
+    @Test func aSubKeyEntryLetsModelChangesOfTheOtherComponentsThrough() throws {
+        var r = Rig()
+        r.tick(1)
+        let l = r.layer(["position": [18, 9], "backgroundColor": [0.5, 0.5, 0.5, 1]])
+        try r.e.setActionsEnabled(layer: l, false)
+        r.add(l, r.basic("position.x", from: [-50], to: [-20], duration: 2), key: "px")
+        #expect(r.e.layers[r.e.layerIndex(l)!].simple >= 0, "one animation: the simple track")
+        r.tick(1.5)
+        try r.e.set(layer: l, "position.y", [94])
+        // x = -50 + 30 * 0.25 at 1.5; y is the model's.
+        #expect(r.pres(l, "position") == [-42.5, 94])
+        r.tick(2)
+        #expect(r.pres(l, "position") == [-35, 94])
+        var buf = [RenderItem](repeating: RenderItem(), count: 2)
+        var span = buf.mutableSpan
+        #expect(try r.e.renderList(root: l, into: &span) == 1)
+        #expect(buf[0].world.12 == -35 && buf[0].world.13 == 94)
+        try r.e.set(layer: l, "position", [0, 7])
+        r.tick(2.5)
+        #expect(r.pres(l, "position") == [-27.5, 7])
+
+        // The same for a colour component (a visual property: the render cache too).
+        let c = r.layer(["backgroundColor": [0.5, 0.5, 0.5, 1]])
+        try r.e.setActionsEnabled(layer: c, false)
+        r.add(c, r.basic("backgroundColor.r", from: [0], to: [1], duration: 2), key: "red")
+        r.tick(3)
+        try r.e.set(layer: c, "backgroundColor.g", [0.25])
+        r.tick(3.5)
+        // Added at 2.5: r = 1 / 2 at 3.5; g is the model's.
+        #expect(r.pres(c, "backgroundColor") == [0.5, 0.25, 0.5, 1])
+        span = buf.mutableSpan
+        #expect(try r.e.renderList(root: c, into: &span) == 1)
+        #expect(buf[0].backgroundColor.0 == 0.5 && buf[0].backgroundColor.1 == 0.25)
+    }
 }

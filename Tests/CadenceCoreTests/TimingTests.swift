@@ -207,6 +207,55 @@ struct TimingTests {
         #expect(try! r.e.convertTime(123, from: a, to: 0) == 3)
     }
 
+    @Test("convertTime composes the maps through the lowest common ancestor: a paused ancestor plays no part")
+    func convertThroughCommonAncestor() throws {
+        var r = Rig()
+        // P paused (speed 0, timeOffset 5); C1 (begin 2, speed 0.5, offset 0.125)
+        // and C2 (begin -1, speed 4, offset 2) under it.
+        let p = r.layer(["speed": [0], "timeOffset": [5]])
+        let c1 = r.layer(["beginTime": [2], "speed": [0.5], "timeOffset": [0.125]])
+        let c2 = r.layer(["beginTime": [-1], "speed": [4], "timeOffset": [2]])
+        try r.e.addSublayer(p, c1)
+        try r.e.addSublayer(p, c2)
+        // C1 -> P: C1's inverse only, (t - 0.125) / 0.5 + 2.
+        #expect(try r.e.convertTime(3, from: c1, to: p) == 7.75)
+        #expect(try r.e.convertTime(4, from: c1, to: p) == 9.75)
+        // C1 -> C2: up to P, then C2's map (tp + 1) * 4 + 2.
+        #expect(try r.e.convertTime(3, from: c1, to: c2) == 37)
+        #expect(try r.e.convertTime(4, from: c1, to: c2) == 45)
+        // P -> C1: C1's forward map, (9.75 - 2) * 0.5 + 0.125.
+        #expect(try r.e.convertTime(9.75, from: p, to: c1) == 4)
+        // A layer to itself: the identity, paused or not.
+        #expect(try r.e.convertTime(3, from: p, to: p) == 3)
+        #expect(try r.e.convertTime(-8.5, from: c2, to: c2) == -8.5)
+        // Through global (different trees): out of the paused P gives its beginTime 0, into C1 from global goes through P (offset 5).
+        let other = r.layer(["speed": [2]])
+        #expect(try r.e.convertTime(6, from: other, to: c1) == (5 - 2) * 0.5 + 0.125)
+        // A child with identity timing under a fast parent: only the child's map, exactly.
+        let q = r.layer(["beginTime": [1e6], "speed": [1e9]])
+        let k = r.layer()
+        try r.e.addSublayer(q, k)
+        #expect(try r.e.convertTime(1, from: k, to: q) == 1)
+        #expect(try r.e.convertTime(1, from: q, to: k) == 1)
+    }
+
+    @Test("a paused layer's time is its timeOffset even when its superlayer's time overflows")
+    func pausedUnderOverflow() throws {
+        var r = Rig()
+        let p = r.layer(["speed": [1e300], "beginTime": [-1e300]])
+        let k = r.layer(["speed": [0], "timeOffset": [7]])
+        try r.e.addSublayer(p, k)
+        #expect(try r.e.convertTime(1, from: 0, to: k) == 7)
+        r.add(k, r.basic("position.x", from: [0], to: [100], duration: 10) { s in
+            s.timing.beginTime = 2
+            s.timing.fillMode = .both
+            s.removedOnCompletion = false
+        })
+        r.tick(1)
+        // local time 7: (7 - 2) / 10 of the way.
+        #expect(r.pres1(k, "position.x") == 50)
+    }
+
     @Test("a layer with a future beginTime is left out of the render list unless it fills backwards")
     func futureLayer() {
         var r = Rig()

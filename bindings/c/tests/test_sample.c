@@ -151,6 +151,24 @@ TEST(many_layers) {
   cad_engine_destroy(e);
 }
 
+/* n_layers x components beyond INT32_MAX: no int32 count can name the buffer
+   needed, so the call is an invalid argument (not BUFFER_TOO_SMALL with a
+   clamped count that could never be allocated and retried). 2^27 layers x 16
+   components = 2^31 doubles; 2^27 x 1 fits and is an ordinary size query. The
+   count is checked before any handle is read. */
+TEST(result_count_beyond_int32) {
+  cad_engine *e = t_engine();
+  cad_layer ls[1];
+  double out[4];
+  int32_t n = -7;
+  ls[0] = t_layer(e);
+  EXPECT_STATUS(cad_engine_sample(e, ls, 134217728, "transform", out, 4, &n), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_INT_EQ(n, -7);
+  EXPECT_STATUS(cad_engine_sample(e, ls, INT32_MAX, "position", NULL, 0, &n), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_INT_EQ(n, -7);
+  cad_engine_destroy(e);
+}
+
 TEST_LIST = {
     TEST_ENTRY(rows_in_layer_order),
     TEST_ENTRY(presentation_not_model),
@@ -160,6 +178,7 @@ TEST_LIST = {
     TEST_ENTRY(no_layers),
     TEST_ENTRY(errors),
     TEST_ENTRY(many_layers),
+    TEST_ENTRY(result_count_beyond_int32),
 };
 
 TEST_MAIN("sample")
