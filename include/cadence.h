@@ -538,7 +538,10 @@ cad_status cad_anim_group_set_children(cad_engine *e, cad_anim group, const cad_
 /* A transition's type and subtype. */
 cad_status cad_anim_set_transition(cad_engine *e, cad_anim a, cad_transition_type type, cad_transition_subtype subtype);
 
-/* A transition's startProgress and endProgress, both in [0, 1]. */
+/*
+ * A transition's startProgress and endProgress, both in [0, 1]. start > end is
+ * allowed: the transition runs backwards (Core Animation requires start <= end).
+ */
 cad_status cad_anim_set_transition_progress(cad_engine *e, cad_anim a, double start, double end);
 
 /* ---- tagging and callbacks (SEMANTICS.md §5.4, §11) ---- */
@@ -666,7 +669,8 @@ cad_status cad_engine_render_list(cad_engine *e, cad_layer root, cad_render_item
  * (`n_layers` x components doubles). With `cap` too small:
  * `CAD_ERR_BUFFER_TOO_SMALL` and `*n_out` = doubles needed
  * (`CAD_ERR_INVALID_ARGUMENT` when that count exceeds INT32_MAX). Any invalid
- * handle fails the whole call (nothing written).
+ * handle fails the whole call (nothing written). `out` must not overlap
+ * `layers` (as with memcpy).
  */
 cad_status cad_engine_sample(cad_engine *e, const cad_layer *layers, int32_t n_layers, const char *keypath, double *out, int32_t cap, int32_t *n_out);
 

@@ -335,7 +335,8 @@ let maxDistinctSegmentCurves = 1024
     }
 }
 
-/// A transition's startProgress and endProgress, both in [0, 1].
+/// A transition's startProgress and endProgress, both in [0, 1]. start > end is
+/// allowed: the transition runs backwards (Core Animation requires start <= end).
 @c public func cad_anim_set_transition_progress(_ e: OpaquePointer?, _ a: cad_anim, _ start: Double, _ end: Double) -> cad_status {
     modify(e, a, "cad_anim_set_transition_progress") { (s: inout AnimationSpec) throws(CadenceError) in try s.setTransitionProgress(start: start, end: end) }
 }

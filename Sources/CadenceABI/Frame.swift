@@ -29,7 +29,8 @@ import CadenceCore
 /// (`n_layers` x components doubles). With `cap` too small:
 /// `CAD_ERR_BUFFER_TOO_SMALL` and `*n_out` = doubles needed
 /// (`CAD_ERR_INVALID_ARGUMENT` when that count exceeds INT32_MAX). Any invalid
-/// handle fails the whole call (nothing written).
+/// handle fails the whole call (nothing written). `out` must not overlap
+/// `layers` (as with memcpy).
 @c public func cad_engine_sample(_ e: OpaquePointer?, _ layers: UnsafePointer<cad_layer>?, _ n_layers: Int32, _ keypath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Double>?, _ cap: Int32, _ n_out: UnsafeMutablePointer<Int32>?) -> cad_status {
     withEngine(e, "cad_engine_sample") { (en: inout Engine) throws(CadenceError) in
         let t = try keyPathTarget(keypath)

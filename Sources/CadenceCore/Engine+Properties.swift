@@ -396,7 +396,13 @@ extension Engine {
         guard !key.isEmpty else { throw .invalidArgument("key must be a non-empty string") }
         var spec: AnimationSpec?
         if animation != 0 { spec = try animationSpec(animation) }
-        if let s = spec { try s.validateForAdd() }
+        if let s = spec {
+            // Every check cad_layer_add_animation makes (keyTimes against the
+            // values, segment timing functions, TCB lists, paths, ...), now:
+            // the action runs inside cad_layer_set, which cannot report it.
+            try s.validateForAdd()
+            _ = try compile(s, defaultDuration: 0.25)
+        }
         if let k = actions[l].firstIndex(where: { $0.key == key }) {
             actions[l][k].spec = spec
         } else {

@@ -218,6 +218,7 @@ extension Engine {
 
     func requireOpenTransaction(_ what: StaticString) throws(CadenceError) -> Int {
         guard !tx.stack.isEmpty else {
+            // (`what` names the setting, not a C function: several calls share one setter.)
             throw .invalidState("\(what) needs an open transaction (call cad_transaction_begin first)")
         }
         return tx.stack.count - 1
@@ -225,40 +226,40 @@ extension Engine {
 
     public func setTransactionDuration(_ d: Double) throws(CadenceError) {
         try requireFiniteNonNegative(d, "duration")
-        let k = try requireOpenTransaction("cad_transaction_set_duration")
+        let k = try requireOpenTransaction("the transaction duration")
         tx.stack[k].duration = d
     }
 
     public func setTransactionCurve(_ c: TimingCurve) throws(CadenceError) {
-        let k = try requireOpenTransaction("cad_transaction_set_timing_function")
+        let k = try requireOpenTransaction("the transaction timing function")
         tx.stack[k].curve = c
     }
 
     public func setTransactionDisableActions(_ on: Bool) throws(CadenceError) {
-        let k = try requireOpenTransaction("cad_transaction_set_disable_actions")
+        let k = try requireOpenTransaction("disabling actions")
         tx.stack[k].disableActions = on
     }
 
     public func setTransactionCompletion(_ cb: HostCallback) throws(CadenceError) {
-        let k = try requireOpenTransaction("cad_transaction_set_completion")
+        let k = try requireOpenTransaction("a transaction completion")
         let r = Int(tx.stack[k].record)
         tx.records[r].callback = cb
     }
 
     public func setTransactionDelay(_ d: Double) throws(CadenceError) {
         try requireFiniteNonNegative(d, "delay")
-        let k = try requireOpenTransaction("cad_transaction_set_delay")
+        let k = try requireOpenTransaction("the transaction delay")
         tx.stack[k].delay = d
     }
 
     public func setTransactionRepeatCount(_ n: Double) throws(CadenceError) {
         try requireNonNegativeOrInfinity(n, "repeat_count")
-        let k = try requireOpenTransaction("cad_transaction_set_repeat_count")
+        let k = try requireOpenTransaction("the transaction repeat count")
         tx.stack[k].repeatCount = n
     }
 
     public func setTransactionAutoreverses(_ on: Bool) throws(CadenceError) {
-        let k = try requireOpenTransaction("cad_transaction_set_autoreverses")
+        let k = try requireOpenTransaction("the transaction autoreverses flag")
         tx.stack[k].autoreverses = on
     }
 
@@ -267,7 +268,7 @@ extension Engine {
             throw .invalidArgument("damping_ratio must lie in (0, 1] (got \(dampingRatio))")
         }
         try requireFinite(initialVelocity, "initial_velocity")
-        let k = try requireOpenTransaction("cad_transaction_set_spring")
+        let k = try requireOpenTransaction("the transaction spring")
         tx.stack[k].springDampingRatio = dampingRatio
         tx.stack[k].springVelocity = initialVelocity
     }
@@ -278,7 +279,7 @@ extension Engine {
         guard s.isFinite, d.isFinite, s >= 0, d >= 0, s + d <= 1 + 1e-12 else {
             throw .invalidArgument("relative start and duration must be >= 0 with start + duration <= 1 (got \(s), \(d))")
         }
-        _ = try requireOpenTransaction("cad_transaction_begin_keyframe")
+        _ = try requireOpenTransaction("a keyframe window")
         guard tx.keyframeWindow == nil else {
             throw .invalidState("keyframe windows do not nest; commit the current window first")
         }

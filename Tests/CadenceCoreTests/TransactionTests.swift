@@ -232,6 +232,35 @@ struct TransactionTests {
         #expect(r.model(l, "bounds") == [1, 2, 30, 40])
     }
 
+    /// §7: keyTimes that do not match the values are invalid; §12: a failing
+    /// call reports it. cad_layer_add_animation refuses such an animation, so
+    /// cad_layer_set_action must too (the action would run inside
+    /// cad_layer_set, which cannot report it, and silently add nothing).
+    @Test("set_action refuses an animation that add_animation refuses")
+    func setActionValidatesLikeAdd() throws {
+        var r = Rig(tick: 0)
+        let l = settled(&r)
+        var kf = try AnimationSpec(kind: .keyframe, keyPath: "opacity")
+        try kf.setValues([0, 0.5, 0.25, 1], count: 4, components: 1)
+        try kf.setKeyTimes([0, 0.5, 1])              // 3 key times for 4 values
+        let a = try r.e.storeSpec(kf)
+        #expect(throws: CadenceError.self) { try r.e.addAnimation(layer: l, animation: a, key: "k") }
+        do {
+            try r.e.setAction(layer: l, key: "opacity", animation: a)
+            Issue.record("set_action accepted 3 key times for 4 values")
+        } catch {
+            #expect(error.status == .invalidArgument)
+        }
+        // Wrapped in a group: the same.
+        var g = try AnimationSpec(kind: .group, keyPath: nil)
+        try g.setChildren([kf])
+        let ga = try r.e.storeSpec(g)
+        #expect(throws: CadenceError.self) { try r.e.setAction(layer: l, key: "opacity", animation: ga) }
+        // Nothing was set: the default action still runs.
+        try r.e.set(layer: l, "opacity", [0.5])
+        #expect(try r.e.animationKeys(layer: l) == ["opacity"])
+    }
+
     @Test("the default action for contents is a fade transition")
     func contentsFade() {
         var r = Rig(tick: 0)

@@ -1,4 +1,5 @@
 /* Transactions and implicit actions (SEMANTICS.md §10). */
+#include <string.h>
 #include "test_util.h"
 
 /* the `default` curve, CA's curve for implicit animations */
@@ -322,7 +323,23 @@ TEST(completion_when_animation_is_removed) {
   cad_engine_destroy(e);
 }
 
+/* A setter called outside a transaction: CAD_ERR_INVALID_STATE, and the
+   message names the call the host made (the two timing setters share one
+   setter inside the library; the message named the other one). */
+TEST(setters_need_an_open_transaction_and_say_which_call) {
+  cad_engine *e = t_engine();
+  EXPECT_STATUS(cad_transaction_set_timing_bezier(e, 0.25, 0.1, 0.25, 1), CAD_ERR_INVALID_STATE);
+  EXPECT_TRUE(strncmp(cad_last_error(), "cad_transaction_set_timing_bezier:", 34) == 0);
+  EXPECT_TRUE(strstr(cad_last_error(), "cad_transaction_set_timing_function") == NULL);
+  EXPECT_STATUS(cad_transaction_set_timing_function(e, CAD_TIMING_EASE_IN), CAD_ERR_INVALID_STATE);
+  EXPECT_TRUE(strncmp(cad_last_error(), "cad_transaction_set_timing_function:", 36) == 0);
+  EXPECT_STATUS(cad_transaction_set_duration(e, 1), CAD_ERR_INVALID_STATE);
+  EXPECT_TRUE(strstr(cad_last_error(), "open transaction") != NULL);
+  cad_engine_destroy(e);
+}
+
 TEST_LIST = {
+    TEST_ENTRY(setters_need_an_open_transaction_and_say_which_call),
     TEST_ENTRY(new_layers_take_values_without_animation),
     TEST_ENTRY(default_action),
     TEST_ENTRY(sub_key_action_uses_the_key_path),
