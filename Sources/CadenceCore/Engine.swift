@@ -366,8 +366,15 @@ public final class Engine {
     }
 
     /// After a change of superlayer: time and world of the subtree change.
+    /// When the layer's time was global time and still is (identity maps all
+    /// the way up, the common case), no time in the subtree changes: only its
+    /// world moves, so the subtree is not walked (building a deep tree bottom
+    /// up stays linear).
     func layerMoved(_ l: Int) {
         layers[l].geomDirty = true
+        let p = Int(layers[l].parent)
+        let nowIdentity = (p < 0 || layers[p].timeIdentity) && layerCold[l].timing.isIdentityMap
+        if layers[l].timeIdentity && nowIdentity { return }
         updateTimeIdentity(subtree: l)
     }
 
