@@ -461,7 +461,9 @@ cad_status cad_anim_set_cumulative(cad_engine *e, cad_anim a, int32_t on);
 
 /*
  * Spring parameters (spring animations): mass > 0, stiffness > 0, damping >= 0,
- * initial velocity in distances per second toward the target.
+ * initial velocity in distances per second toward the target; the natural
+ * frequency sqrt(stiffness / mass) and the damping ratio must come out finite
+ * (and the frequency non-zero) in doubles.
  */
 cad_status cad_anim_set_spring(cad_engine *e, cad_anim a, double mass, double stiffness, double damping, double initial_velocity);
 
@@ -478,7 +480,8 @@ cad_status cad_anim_get_spring(cad_engine *e, cad_anim a, double *mass, double *
 
 /*
  * Cadence extension: the perceptual spring (SEMANTICS.md §6): `duration` > 0
- * and `bounce` in (-1, 1). Sets mass 1, stiffness (2 pi / duration)^2, the
+ * (between about 1e-153 and 1e153, so that the stiffness is a finite non-zero
+ * double) and `bounce` in (-1, 1). Sets mass 1, stiffness (2 pi / duration)^2, the
  * damping for the bounce, and the animation's duration to the settling duration.
  */
 cad_status cad_anim_set_spring_perceptual(cad_engine *e, cad_anim a, double duration, double bounce);
@@ -486,6 +489,9 @@ cad_status cad_anim_set_spring_perceptual(cad_engine *e, cad_anim a, double dura
 /*
  * Cadence extension: the UIKit-style spring: it settles exactly at `duration`
  * with `damping_ratio` in (0, 1] and `initial_velocity`; sets the duration too.
+ * CAD_ERR_INVALID_ARGUMENT also when no such spring has a natural frequency
+ * representable in doubles (extreme ratios such as damping_ratio 1e-300 or
+ * |initial_velocity| near 1e300).
  */
 cad_status cad_anim_set_spring_uikit(cad_engine *e, cad_anim a, double duration, double damping_ratio, double initial_velocity);
 

@@ -145,10 +145,16 @@ func setEndpoint(_ s: inout AnimationSpec, _ which: AnimationSpec.Endpoint, _ v:
 }
 
 /// Spring parameters (spring animations): mass > 0, stiffness > 0, damping >= 0,
-/// initial velocity in distances per second toward the target.
+/// initial velocity in distances per second toward the target; the natural
+/// frequency sqrt(stiffness / mass) and the damping ratio must come out finite
+/// (and the frequency non-zero) in doubles.
 @c public func cad_anim_set_spring(_ e: OpaquePointer?, _ a: cad_anim, _ mass: Double, _ stiffness: Double, _ damping: Double, _ initial_velocity: Double) -> cad_status {
     modify(e, a, "cad_anim_set_spring") { (s: inout AnimationSpec) throws(CadenceError) in
         guard let sp = Spring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initial_velocity) else {
+            if mass.isFinite && stiffness.isFinite && damping.isFinite && initial_velocity.isFinite
+                && mass > 0 && stiffness > 0 && damping >= 0 {
+                throw CadenceError(.invalidArgument, "the natural frequency sqrt(stiffness / mass) or the damping ratio damping / (2 sqrt(stiffness mass)) is not a finite non-zero double (got \(mass), \(stiffness), \(damping), \(initial_velocity))")
+            }
             throw CadenceError(.invalidArgument, "spring needs finite mass > 0, stiffness > 0, damping >= 0 and initial_velocity (got \(mass), \(stiffness), \(damping), \(initial_velocity))")
         }
         try s.setSpring(sp)
@@ -178,11 +184,15 @@ func setEndpoint(_ s: inout AnimationSpec, _ which: AnimationSpec.Endpoint, _ v:
 }
 
 /// Cadence extension: the perceptual spring (SEMANTICS.md §6): `duration` > 0
-/// and `bounce` in (-1, 1). Sets mass 1, stiffness (2 pi / duration)^2, the
+/// (between about 1e-153 and 1e153, so that the stiffness is a finite non-zero
+/// double) and `bounce` in (-1, 1). Sets mass 1, stiffness (2 pi / duration)^2, the
 /// damping for the bounce, and the animation's duration to the settling duration.
 @c public func cad_anim_set_spring_perceptual(_ e: OpaquePointer?, _ a: cad_anim, _ duration: Double, _ bounce: Double) -> cad_status {
     modify(e, a, "cad_anim_set_spring_perceptual") { (s: inout AnimationSpec) throws(CadenceError) in
         guard let sp = Spring.perceptual(duration: duration, bounce: bounce) else {
+            if duration.isFinite && duration > 0 && bounce > -1 && bounce < 1 {
+                throw CadenceError(.invalidArgument, "the stiffness (2 pi / duration)^2 is not a finite non-zero double: duration must be between about 1e-153 and 1e153 (got \(duration))")
+            }
             throw CadenceError(.invalidArgument, "duration must be finite and > 0 and bounce in (-1, 1) (got \(duration), \(bounce))")
         }
         try s.setSpring(sp)
@@ -193,9 +203,15 @@ func setEndpoint(_ s: inout AnimationSpec, _ which: AnimationSpec.Endpoint, _ v:
 
 /// Cadence extension: the UIKit-style spring: it settles exactly at `duration`
 /// with `damping_ratio` in (0, 1] and `initial_velocity`; sets the duration too.
+/// CAD_ERR_INVALID_ARGUMENT also when no such spring has a natural frequency
+/// representable in doubles (extreme ratios such as damping_ratio 1e-300 or
+/// |initial_velocity| near 1e300).
 @c public func cad_anim_set_spring_uikit(_ e: OpaquePointer?, _ a: cad_anim, _ duration: Double, _ damping_ratio: Double, _ initial_velocity: Double) -> cad_status {
     modify(e, a, "cad_anim_set_spring_uikit") { (s: inout AnimationSpec) throws(CadenceError) in
         guard let sp = Spring.uikit(duration: duration, dampingRatio: damping_ratio, initialVelocity: initial_velocity) else {
+            if duration.isFinite && duration > 0 && damping_ratio > 0 && damping_ratio <= 1 && initial_velocity.isFinite {
+                throw CadenceError(.invalidArgument, "no spring with a representable natural frequency settles in exactly duration with this damping_ratio and initial_velocity (got \(duration), \(damping_ratio), \(initial_velocity))")
+            }
             throw CadenceError(.invalidArgument, "duration must be finite and > 0, damping_ratio in (0, 1], initial_velocity finite (got \(duration), \(damping_ratio), \(initial_velocity))")
         }
         try s.setSpring(sp)

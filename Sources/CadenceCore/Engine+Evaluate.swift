@@ -676,6 +676,11 @@ extension Engine {
             case .matrix:
                 if kf.discrete || j + 1 >= count {
                     v = kf.value(min(j, count - 1), n)
+                } else if local == 0 || local == 1 {
+                    // The key matrices themselves at their key times and at the
+                    // end (§7), not recomposed from their decompositions (which
+                    // normalise m44 and round).
+                    v = kf.value(local == 0 ? j : j + 1, n)
                 } else if let a = kf.keyDecomp[j], let b = kf.keyDecomp[j + 1] {
                     v = ValueBuffer(transform: Transform3D.interpolate(a, b, local))
                 } else {

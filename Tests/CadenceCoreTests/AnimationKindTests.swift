@@ -418,6 +418,45 @@ struct AnimationKindTests {
         #expect(near(a[12], 100, 1e-9) && near(a[13], 150, 1e-9))
     }
 
+    /// §7: value j shows at keyTimes[j]; §3.3: the end samples the last value.
+    /// Whole-matrix keys show as given, not recomposed from their
+    /// decompositions (which divide by m44 and round): [I, B, C] with
+    /// B = T(10, 0, 0) scaled by m44 = 2 and C = 2I shows B at 0.5 and C at
+    /// the end and after it (fill forwards). A rotated, scaled, translated key
+    /// shows bit for bit.
+    @Test("whole-matrix keyframes show their key matrices exactly at key times and at the end")
+    func matrixKeyframesExactKeys() throws {
+        var r = Rig()
+        let l = r.layer(), m = r.layer()
+        func keyframes(_ values: [[Double]]) throws -> AnimationSpec {
+            var s = try AnimationSpec(kind: .keyframe, keyPath: "transform")
+            try s.setValues(values.flatMap { $0 }, count: values.count, components: 16)
+            s.timing.duration = 1
+            s.timing.fillMode = .forwards
+            s.removedOnCompletion = false
+            return s
+        }
+        let a: [Double] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+        let b: [Double] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 10, 0, 0, 2]
+        let c: [Double] = [2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2]
+        let (c4, s4) = (cos(0.4), sin(0.4)), (c3, s3) = (cos(0.3), sin(0.3))
+        let rx: [Double] = [1, 0, 0, 0, 0, c4, s4, 0, 0, -s4, c4, 0, 0, 0, 0, 1]
+        let rz: [Double] = [c3, s3, 0, 0, -s3, c3, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+        let sc: [Double] = [2, 0, 0, 0, 0, 1.5, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+        let tr: [Double] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 10, 20, 30, 1]
+        let k = plainProduct(plainProduct(plainProduct(sc, rx), rz), tr)
+        r.add(l, try keyframes([a, b, c]))
+        r.add(m, try keyframes([a, k]))
+        r.tick(0.5)
+        #expect(r.pres(l, "transform") == b)
+        r.tick(1)
+        #expect(r.pres(l, "transform") == c)
+        #expect(r.pres(m, "transform") == k)
+        r.tick(2)
+        #expect(r.pres(l, "transform") == c)
+        #expect(r.pres(m, "transform") == k)
+    }
+
     /// Every item of a picture carries its flag (docs/decisions.md), also a
     /// nested transition's outgoing picture inside another's incoming one.
     @Test("a nested transition's outgoing picture inside an incoming picture carries both flags")

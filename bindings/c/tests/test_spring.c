@@ -271,7 +271,27 @@ TEST(invalid_parameters) {
   cad_engine_destroy(e);
 }
 
+/* Arguments inside the documented ranges whose derived quantities do not fit
+   in doubles are refused, and the message says which quantity (it repeated
+   the ranges the arguments already met). */
+TEST(unrepresentable_springs_say_why) {
+  cad_engine *e = t_engine();
+  cad_anim a;
+  EXPECT_OK(cad_anim_create(e, CAD_ANIM_SPRING, "opacity", &a));
+  EXPECT_STATUS(cad_anim_set_spring(e, a, 1e-300, 1e300, 10, 0), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_TRUE(strstr(cad_last_error(), "natural frequency") != NULL);
+  EXPECT_STATUS(cad_anim_set_spring(e, a, 0, 1, 1, 0), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_TRUE(strstr(cad_last_error(), "mass > 0") != NULL);
+  EXPECT_STATUS(cad_anim_set_spring_perceptual(e, a, 1e-200, 0.3), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_TRUE(strstr(cad_last_error(), "stiffness") != NULL);
+  EXPECT_STATUS(cad_anim_set_spring_uikit(e, a, 1, 1e-300, 0), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_TRUE(strstr(cad_last_error(), "representable") != NULL);
+  cad_anim_destroy(e, a);
+  cad_engine_destroy(e);
+}
+
 TEST_LIST = {
+    TEST_ENTRY(unrepresentable_springs_say_why),
     TEST_ENTRY(defaults_example),
     TEST_ENTRY(underdamped),
     TEST_ENTRY(underdamped_with_velocity),
