@@ -259,26 +259,37 @@ extension Engine {
     }
 
     func countItems(_ r: Int) -> Int {
-        var n = 0
+        let (own, descend) = ownItemCount(r)
+        guard descend else { return own }
+        var n = own
+        // Parents only go on the stack; leaves are counted as their parent's
+        // sublayers are scanned (hosts that size their buffer to the count
+        // pay this walk every frame).
         scratchStack.removeAll(keepingCapacity: true)
         scratchStack.append(Int32(r))
         while let x = scratchStack.popLast() {
-            let l = Int(x)
-            if notYetBegun(l) { continue }
-            if isHiddenNow(l) {
-                // A showing transition still draws its container and outgoing picture.
-                let t = layers[l].transition
-                if t >= 0, let tr = inst.extras[Int(t)].transition, tr.visible { n += 1 + tr.snapshot.count }
-                continue
+            let subs = sublayers[Int(x)]
+            for c in subs {
+                let (k, d) = ownItemCount(Int(c))
+                n &+= k
+                if d { scratchStack.append(c) }
             }
-            n += 1
-            let t = layers[l].transition
-            if t >= 0, let tr = inst.extras[Int(t)].transition, tr.visible {
-                n += 1 + tr.snapshot.count
-            }
-            scratchStack.append(contentsOf: sublayers[l])
         }
         return n
+    }
+
+    /// A layer's own items in a list (itself, and a showing transition's
+    /// container and outgoing picture) and whether its sublayers are drawn.
+    @inline(__always)
+    func ownItemCount(_ l: Int) -> (items: Int, descend: Bool) {
+        if notYetBegun(l) { return (0, false) }
+        var k = 0
+        let t = layers[l].transition
+        // A showing transition draws its container and outgoing picture, also
+        // when the layer is hidden.
+        if t >= 0, let tr = inst.extras[Int(t)].transition, tr.visible { k = 1 &+ tr.snapshot.count }
+        if isHiddenNow(l) { return (k, false) }
+        return (k &+ 1, layers[l].hasChildren)
     }
 
     /// Writes the render list of `root`'s subtree (SEMANTICS.md §2.2, §8, API.md):

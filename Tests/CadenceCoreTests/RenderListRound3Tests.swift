@@ -261,4 +261,68 @@ struct RenderListRound3Tests: PlainMatrices {
             }
         }
     }
+
+    // MARK: the count of a list
+
+    /// The count (`renderListCount`, and the pre-count a buffer smaller than
+    /// the engine's bound triggers) walks the tree apart from the list itself:
+    /// on random trees with hidden layers, layers not yet begun (with and
+    /// without a backwards fill) and transitions (some on hidden layers), from
+    /// every layer, the count is the number of items the list writes into a
+    /// roomy buffer; a buffer of exactly that many gets the same items, one
+    /// item fewer is `bufferTooSmall` with that count.
+    @Test("the count of a list is what the list writes; an exact buffer works, one less reports the count")
+    func countMatchesTheList() throws {
+        var rng = SplitMix64(seed: 0xC0FFEE)
+        for round in 0..<30 {
+            var r = Rig()
+            r.tick(1)
+            var ids: [UInt64] = []
+            for k in 0..<rng.int(2...40) {
+                let l = r.layer(["bounds": [0, 0, 10, 10], "position": [Double(k), 1]])
+                if !ids.isEmpty && rng.unit() < 0.8 { try r.e.addSublayer(ids[rng.int(0...(ids.count - 1))], l) }
+                ids.append(l)
+            }
+            r.tick(2)
+            for l in ids {
+                let u = rng.unit()
+                if u < 0.15 { try r.e.set(layer: l, "hidden", [1]) }
+                else if u < 0.25 {
+                    try r.e.set(layer: l, "beginTime", [rng.unit() < 0.5 ? 100 : -100])
+                    if rng.unit() < 0.5 { try r.e.set(layer: l, "fillMode", [2]) }
+                }
+                if rng.unit() < 0.15 {
+                    var t = try AnimationSpec(kind: .transition, keyPath: nil)
+                    try t.setTransition(.push, .fromLeft)
+                    t.timing.duration = 10
+                    r.add(l, t)
+                    if rng.unit() < 0.5 { try r.e.set(layer: l, "hidden", [1]) }
+                }
+            }
+            r.tick(3)
+            for root in ids {
+                var big = [RenderItem](repeating: RenderItem(), count: 4 * ids.count + 8)
+                var span = big.mutableSpan
+                let n = try r.e.renderList(root: root, into: &span)
+                #expect(try r.e.renderListCount(root: root) == n, "round \(round)")
+                var exact = [RenderItem](repeating: RenderItem(), count: n)
+                var es = exact.mutableSpan
+                #expect(try r.e.renderList(root: root, into: &es) == n)
+                for k in 0..<n {
+                    #expect(exact[k].layer == big[k].layer && exact[k].flags == big[k].flags
+                            && exact[k].parent == big[k].parent, "round \(round) item \(k)")
+                }
+                if n > 0 {
+                    var short = [RenderItem](repeating: RenderItem(), count: n - 1)
+                    var ss = short.mutableSpan
+                    do {
+                        _ = try r.e.renderList(root: root, into: &ss)
+                        Issue.record("round \(round): a buffer of \(n - 1) items was accepted for \(n)")
+                    } catch {
+                        #expect(error.status == .bufferTooSmall && error.needed == n, "round \(round)")
+                    }
+                }
+            }
+        }
+    }
 }
