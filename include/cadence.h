@@ -666,7 +666,11 @@ cad_status cad_transaction_begin_keyframe(cad_engine *e, double relative_start, 
  * world matrices by SEMANTICS.md §2.2, transitions as a clip container with
  * their two pictures (§8). `*n_out` = items written, or with `cap` too small
  * `CAD_ERR_BUFFER_TOO_SMALL` and the count needed (nothing written). Allocates
- * nothing once the scene is warm.
+ * nothing once the scene is warm. With `cap` at least the number of live
+ * layers (`cad_engine_layer_count`) plus the items of running transitions
+ * (each draws a container and its outgoing picture), the list is written in
+ * one walk; a smaller `cap` (a buffer sized exactly to `*n_out`) first counts
+ * the subtree, about a tenth more per frame.
  */
 cad_status cad_engine_render_list(cad_engine *e, cad_layer root, cad_render_item *out, int32_t cap, int32_t *n_out);
 

@@ -6,7 +6,11 @@ import CadenceCore
 /// world matrices by SEMANTICS.md §2.2, transitions as a clip container with
 /// their two pictures (§8). `*n_out` = items written, or with `cap` too small
 /// `CAD_ERR_BUFFER_TOO_SMALL` and the count needed (nothing written). Allocates
-/// nothing once the scene is warm.
+/// nothing once the scene is warm. With `cap` at least the number of live
+/// layers (`cad_engine_layer_count`) plus the items of running transitions
+/// (each draws a container and its outgoing picture), the list is written in
+/// one walk; a smaller `cap` (a buffer sized exactly to `*n_out`) first counts
+/// the subtree, about a tenth more per frame.
 @c public func cad_engine_render_list(_ e: OpaquePointer?, _ root: cad_layer, _ out: cad_render_item_ptr?, _ cap: Int32, _ n_out: UnsafeMutablePointer<Int32>?) -> cad_status {
     withEngine(e, "cad_engine_render_list") { (en: inout Engine) throws(CadenceError) in
         guard cap >= 0 else { throw CadenceError(.invalidArgument, "cap must be >= 0 (got \(cap))") }
