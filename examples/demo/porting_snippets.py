@@ -260,7 +260,7 @@ def snippet_actions(engine, layer):
     layer.opacity = 0.0                      # animates over 2 s
     layer.position = (10, 10)                # jumps
     layer.clear_action("position")           # back to the default action
-    layer.actions_enabled = False            # like a UIView's backing layer outside animation blocks
+    layer.actions_enabled = False            # every change immediate, also in animation blocks
     # [end:actions]
     engine.tick(1.0)
     assert abs(layer.presentation("opacity") - 0.5) < 1e-9
