@@ -688,7 +688,8 @@ static void *pick_userdata(void) {
     X(TX_BEGIN) X(TX_COMMIT) X(TX_DURATION) X(TX_TIMING_FUNCTION) X(TX_TIMING_BEZIER)              \
     X(TX_DISABLE_ACTIONS) X(TX_COMPLETION) X(TX_ID) X(TX_DELAY) X(TX_REPEAT_COUNT)                 \
     X(TX_AUTOREVERSES) X(TX_SPRING) X(TX_BEGIN_KEYFRAME) X(RENDER_LIST) X(SAMPLE) X(LIBRARY)       \
-    X(TIMING_EVAL_BATCH) X(MACRO_ANIMATE) X(MACRO_TREE) X(MACRO_FRAME) X(VERIFY) X(CHECKED) X(POLL_MANY)
+    X(TIMING_EVAL_BATCH) X(MACRO_ANIMATE) X(MACRO_TREE) X(MACRO_FRAME) X(VERIFY) X(CHECKED) X(POLL_MANY)    \
+    X(PRES_CONTENTS)
 
 #define X_ENUM(n) OP_##n,
 enum { OPS(X_ENUM) OP_COUNT };
@@ -1156,6 +1157,16 @@ static void do_op(int op) {
         uint64_t c = 0;
         int null_out = (u8() & 7) == 0;
         st = CALL(cad_layer_get_contents, ep.e, l, null_out ? NULL : &c);
+        return;
+    }
+    case OP_PRES_CONTENTS: {
+        ep = pick_engine();
+        cad_layer l = pick_layer(ep.s);
+        uint64_t c = 0;
+        int null_out = (u8() & 7) == 0;
+        trace("cad_layer_presentation_contents(%p, %llx)\n", (void *)ep.e, (unsigned long long)l);
+        st = CALL(cad_layer_presentation_contents, ep.e, l, null_out ? NULL : &c);
+        if (ep.s && !find_layer(ep.s, l) && st == CAD_OK) FAIL("presentation_contents on a non-live layer succeeded");
         return;
     }
     case OP_SET_ACTIONS_ENABLED: {

@@ -367,6 +367,14 @@ cad_status cad_layer_set_contents(cad_engine *e, cad_layer l, uint64_t contents)
 /* The model contents id. */
 cad_status cad_layer_get_contents(cad_engine *e, cad_layer l, uint64_t *out);
 
+/*
+ * Cadence extension: the presentation contents id, all 64 bits
+ * (`cad_layer_presentation` of "contents" returns a double, exact only up to
+ * 2^53). Ids animated by a basic or keyframe animation of `contents` are
+ * carried as doubles while it runs.
+ */
+cad_status cad_layer_presentation_contents(cad_engine *e, cad_layer l, uint64_t *out);
+
 /* Enables (1) or disables (0) implicit actions for one layer. */
 cad_status cad_layer_set_actions_enabled(cad_engine *e, cad_layer l, int32_t enabled);
 

@@ -102,6 +102,17 @@ import CadenceCore
     }
 }
 
+/// Cadence extension: the presentation contents id, all 64 bits
+/// (`cad_layer_presentation` of "contents" returns a double, exact only up to
+/// 2^53). Ids animated by a basic or keyframe animation of `contents` are
+/// carried as doubles while it runs.
+@c public func cad_layer_presentation_contents(_ e: OpaquePointer?, _ l: cad_layer, _ out: UnsafeMutablePointer<UInt64>?) -> cad_status {
+    withEngine(e, "cad_layer_presentation_contents") { (en: inout Engine) throws(CadenceError) in
+        let o = try requireOut(out)
+        o.pointee = try en.presentationContents(layer: l)
+    }
+}
+
 /// Enables (1) or disables (0) implicit actions for one layer.
 @c public func cad_layer_set_actions_enabled(_ e: OpaquePointer?, _ l: cad_layer, _ enabled: Int32) -> cad_status {
     withEngine(e, "cad_layer_set_actions_enabled") { (en: inout Engine) throws(CadenceError) in try en.setActionsEnabled(layer: l, flag(enabled)) }

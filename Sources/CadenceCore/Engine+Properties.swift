@@ -349,6 +349,15 @@ extension Engine {
         modelContents[try requireLayer(id)]
     }
 
+    /// The presentation contents id, all 64 bits (`presentation(layer:_:)` of
+    /// "contents" gives a double, exact up to 2^53). An animation of `contents`
+    /// carries its ids as doubles.
+    public func presentationContents(layer id: UInt64) throws(CadenceError) -> UInt64 {
+        let l = try requireLayer(id)
+        ensurePresentation(l)
+        return presContents[l]
+    }
+
     public func setContents(layer id: UInt64, _ c: UInt64) throws(CadenceError) {
         try setContents(layer: try requireLayer(id), c)
     }

@@ -272,6 +272,23 @@ struct TransactionTests {
         #expect(try! r.e.animationCount(layer: l) == 1)
     }
 
+    /// The presentation contents id keeps all 64 bits (the double read of
+    /// "contents" cannot: 2^64 − 1 rounds to 2^64); during the fade the live
+    /// layer shows the new id.
+    @Test("presentation contents: all 64 bits, the new id during its fade")
+    func presentationContentsExact() throws {
+        var r = Rig(tick: 0)
+        let l = settled(&r)
+        try r.e.setContents(layer: l, UInt64.max)
+        #expect(try r.e.animationKeys(layer: l) == ["transition"])
+        r.tick(0.1)
+        #expect(try r.e.presentationContents(layer: l) == UInt64.max)
+        #expect(r.pres1(l, "contents") == 18446744073709551616.0)
+        try r.e.setActionsEnabled(layer: l, false)
+        try r.e.setContents(layer: l, 0x9E37_79B9_7F4A_7C15)
+        #expect(try r.e.presentationContents(layer: l) == 0x9E37_79B9_7F4A_7C15)
+    }
+
     @Test("UIKit-style block: delay, repeat and autoreverse apply to each change")
     func block() {
         var r = Rig(tick: 0)

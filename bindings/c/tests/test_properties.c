@@ -639,7 +639,34 @@ TEST(non_animatable_keys_run_no_actions) {
   cad_engine_destroy(e);
 }
 
+/* cad_layer_presentation_contents: all 64 bits of the presentation contents
+   id (cad_layer_presentation of "contents" is a double: 2^64 - 1 reads as
+   2^64). Set with actions off, so the presentation is the model at once. */
+TEST(presentation_contents_all_64_bits) {
+  cad_engine *e = t_engine();
+  cad_layer l = t_layer(e);
+  uint64_t id = UINT64_MAX, got = 0, odd = 0x9E3779B97F4A7C15ull;
+  double d[1];
+  int32_t n = 0;
+  EXPECT_OK(cad_layer_set_actions_enabled(e, l, 0));
+  EXPECT_OK(cad_layer_set_contents(e, l, id));
+  EXPECT_OK(cad_layer_presentation_contents(e, l, &got));
+  EXPECT_U64_EQ(got, id);
+  EXPECT_OK(cad_layer_presentation(e, l, "contents", d, 1, &n));
+  EXPECT_TRUE(d[0] == 18446744073709551616.0);   /* the double rounds up */
+  EXPECT_OK(cad_layer_set_contents(e, l, odd));
+  EXPECT_OK(cad_layer_presentation_contents(e, l, &got));
+  EXPECT_U64_EQ(got, odd);
+  EXPECT_STATUS(cad_layer_presentation_contents(e, l, NULL), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_OK(cad_layer_destroy(e, l));
+  got = 7;
+  EXPECT_STATUS(cad_layer_presentation_contents(e, l, &got), CAD_ERR_INVALID_HANDLE);
+  EXPECT_U64_EQ(got, 7);
+  cad_engine_destroy(e);
+}
+
 TEST_LIST = {
+    TEST_ENTRY(presentation_contents_all_64_bits),
     TEST_ENTRY(defaults_and_component_counts),
     TEST_ENTRY(sub_key_defaults_and_component_counts),
     TEST_ENTRY(set_get_round_trip),

@@ -137,6 +137,7 @@ FUNCTIONS = [
     ('cad_layer_presentation', 'cad_status', [('e', 'engine'), ('l', 'cad_layer'), ('keypath', 'c_char_p'), ('out', 'POINTER(c_double)'), ('cap', 'c_int32'), ('n_out', 'POINTER(c_int32)')]),
     ('cad_layer_set_contents', 'cad_status', [('e', 'engine'), ('l', 'cad_layer'), ('contents', 'c_uint64')]),
     ('cad_layer_get_contents', 'cad_status', [('e', 'engine'), ('l', 'cad_layer'), ('out', 'POINTER(c_uint64)')]),
+    ('cad_layer_presentation_contents', 'cad_status', [('e', 'engine'), ('l', 'cad_layer'), ('out', 'POINTER(c_uint64)')]),
     ('cad_layer_set_actions_enabled', 'cad_status', [('e', 'engine'), ('l', 'cad_layer'), ('enabled', 'c_int32')]),
     ('cad_layer_set_action', 'cad_status', [('e', 'engine'), ('l', 'cad_layer'), ('key', 'c_char_p'), ('a', 'cad_anim')]),
     ('cad_layer_clear_action', 'cad_status', [('e', 'engine'), ('l', 'cad_layer'), ('key', 'c_char_p')]),
