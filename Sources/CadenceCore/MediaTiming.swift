@@ -239,8 +239,10 @@ public struct ResolvedTiming: Sendable, Equatable {
     @inline(__always)
     static func cyclePosition(_ t: Double, cycle c: Double, duration d: Double, activeDuration: Double,
                               autoreverses: Bool) -> (Double, Double, Double) {
-        // One plain cycle (the common case): progress is t / d.
-        if t < c && t > 0 && !autoreverses {
+        // One plain cycle (the common case): progress is t / d. (Not within
+        // the whole-number snap below the first boundary, where the general
+        // steps make it the start of cycle 1, as at every later boundary.)
+        if t < c * (1 - 2e-12) && t > 0 && !autoreverses {
             return (0, t, t / d)
         }
         var i: Double

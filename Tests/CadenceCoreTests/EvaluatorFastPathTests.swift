@@ -277,4 +277,32 @@ struct EvaluatorFastPathTests {
         #expect(try r.e.renderList(root: c, into: &span) == 1)
         #expect(buf[0].backgroundColor.0 == 0.5 && buf[0].backgroundColor.1 == 0.25)
     }
+
+    /// docs/decisions.md "Cycle boundaries": a time within 1e-12 (relative) of
+    /// a whole number of cycles is at that boundary — the first one too.
+    /// Duration 0.5, repeating for ever, begun at 0.01: at 0.5099999999999999
+    /// the active time is 0.4999999999999999 (t / c = 0.9999999999999998), the
+    /// start of cycle 1: the from value, as one ulp below the later boundaries.
+    @Test func theFirstCycleBoundarySnapsLikeTheOthers() {
+        var r = Rig()
+        r.tick(0.01)
+        let simple = r.layer(["position": [0, 0]])
+        let general = r.layer(["position": [0, 0]])
+        let spec = r.basic("position.x", from: [0], to: [100], duration: 0.5) { s in s.timing.repeatCount = .infinity }
+        r.add(simple, spec, key: "x")
+        r.add(general, spec, key: "x")
+        r.add(general, r.basic("zPosition", from: [0], to: [1], duration: 10), key: "other")
+        #expect(r.e.layers[r.e.layerIndex(simple)!].simple >= 0)
+        #expect(r.e.layers[r.e.layerIndex(general)!].simple < 0)
+        // Outside the snap (1e-9 before the boundary) the cycle is still the first.
+        let t2 = 0.51 - 1e-9
+        r.tick(t2)
+        #expect(r.pres1(simple, "position.x") == 100 * ((t2 - 0.01) / 0.5))
+        #expect(r.pres1(general, "position.x") == 100 * ((t2 - 0.01) / 0.5))
+        let t1 = 0.5099999999999999
+        #expect((t1 - 0.01) / 0.5 < 1 && 1 - (t1 - 0.01) / 0.5 < 1e-12)
+        r.tick(t1)
+        #expect(r.pres1(simple, "position.x") == 0)
+        #expect(r.pres1(general, "position.x") == 0)
+    }
 }
