@@ -5,7 +5,7 @@ import ctypes
 import math
 import operator
 from numbers import Integral, Real
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Generic, List, NoReturn, Optional, Sequence, Tuple, TypeVar, Union, overload
 
 from ._lib import lib
 from .errors import InvalidArgumentError, error_for_status
@@ -27,8 +27,48 @@ OK = 0
 ERR_BUFFER_TOO_SMALL = lib.CAD_ERR_BUFFER_TOO_SMALL
 ERR_NOT_FOUND = lib.CAD_ERR_NOT_FOUND
 
+__all__ = ["_np", "Value", "TypedProperty", "ReadOnlyProperty", "checked_float", "checked_int", "checked_bool",
+           "check", "raise_status", "encode", "flatten", "pack", "doubles", "unpack", "byref", "c_double", "c_int32",
+           "c_uint64", "OK", "ERR_BUFFER_TOO_SMALL", "ERR_NOT_FOUND", "INT32_RANGE", "INT64_RANGE", "HANDLE_RANGE",
+           "finite_or_inf"]
+
 #: Value types accepted wherever the library takes ``const double *v, int32_t n``.
 Value = Union[float, int, Sequence[float], Any]
+
+_G = TypeVar("_G")
+_S = TypeVar("_S")
+
+
+class TypedProperty(property, Generic[_G, _S]):
+    """A ``property`` whose reads have type ``_G`` and whose writes accept ``_S``, for
+    type checkers (``layer.position = (1, 2)`` then ``layer.position`` is a Point).
+    At run time it is a plain property (same speed)."""
+
+    if TYPE_CHECKING:  # pragma: no cover
+        @overload
+        def __get__(self, obj: None, owner: Any = None) -> "TypedProperty[_G, _S]": ...
+
+        @overload
+        def __get__(self, obj: object, owner: Any = None) -> _G: ...
+
+        def __get__(self, obj: Any, owner: Any = None) -> Any: ...
+
+        def __set__(self, obj: Any, value: _S) -> None: ...
+
+
+class ReadOnlyProperty(property, Generic[_G]):
+    """A read-only ``property`` whose reads have type ``_G`` (see :class:`TypedProperty`)."""
+
+    if TYPE_CHECKING:  # pragma: no cover
+        @overload
+        def __get__(self, obj: None, owner: Any = None) -> "ReadOnlyProperty[_G]": ...
+
+        @overload
+        def __get__(self, obj: object, owner: Any = None) -> _G: ...
+
+        def __get__(self, obj: Any, owner: Any = None) -> Any: ...
+
+        def __set__(self, obj: Any, value: NoReturn) -> None: ...  # read-only: nothing is assignable
 
 
 def raise_status(status: int) -> None:
@@ -58,32 +98,67 @@ def encode(s: Optional[str]) -> Optional[bytes]:
     return s.encode("utf-8")
 
 
-def flatten(value: Value) -> List[float]:
+def checked_float(value: Any, what: str = "value") -> float:
+    """``value`` as a float, for C ``double`` arguments (one rule for the whole binding).
+
+    Real numbers (int, float, bool, Fraction, numpy scalars) are converted; one
+    too large for a double (``10**400``) is an :class:`~cadence.InvalidArgumentError`,
+    as NaN and infinities are where C refuses them. Anything else (a str such as
+    "1", bytes, None, Decimal) is a TypeError: ``float()`` would parse strings and
+    ctypes would raise its own ``ArgumentError``.
+    """
+    if type(value) is float:
+        return value
+    if not isinstance(value, Real):
+        raise TypeError(f"{_name(what)} must be a number, not {type(value).__name__}")
+    try:
+        return float(value)
+    except OverflowError:
+        shown = repr(value)
+        if len(shown) > 40:
+            shown = f"{shown[:20]}... ({len(shown)} characters)"
+        raise InvalidArgumentError(-2, message=f"{_name(what)} is out of range for a double: {shown}") from None
+
+
+def _name(what: Union[str, bytes]) -> str:
+    # Hot paths pass a key path as bytes: decoded only for an error message.
+    return what.decode("utf-8", "replace") if isinstance(what, bytes) else what
+
+
+def flatten(value: Value, what: str = "value") -> List[float]:
     """A scalar, a sequence, a nested sequence (e.g. a 4x4 matrix) or an array as a flat list."""
     if isinstance(value, Real):
-        return [float(value)]
+        return [checked_float(value, what)]
     if _np is not None and isinstance(value, _np.ndarray):
-        return [float(x) for x in value.ravel()]
-    if isinstance(value, (str, bytes)):
-        raise TypeError(f"expected a number or a sequence of numbers, not {type(value).__name__}")
+        kind = value.dtype.kind
+        if kind in "biuf":  # every such value fits a double
+            floats: List[float] = value.astype(_np.float64).ravel().tolist()
+            return floats
+        if kind != "O":
+            raise TypeError(f"{_name(what)} must be an array of numbers, not of dtype {value.dtype}")
+        return [checked_float(x, what) for x in value.ravel().tolist()]
+    if isinstance(value, (str, bytes, bytearray)):
+        raise TypeError(f"{_name(what)}: expected a number or a sequence of numbers, not {type(value).__name__}")
     out: List[float] = []
     try:
-        items = list(value)
+        items = list(value)  # type: ignore[arg-type]
     except TypeError:
-        raise TypeError(f"expected a number or a sequence of numbers, not {type(value).__name__}") from None
+        raise TypeError(f"{_name(what)}: expected a number or a sequence of numbers, not {type(value).__name__}") from None
     for x in items:
         if isinstance(x, Real):
-            out.append(float(x))
+            out.append(checked_float(x, what))
         else:
-            out.extend(flatten(x))
+            out.extend(flatten(x, what))
     return out
 
 
-def pack(value: Value) -> Tuple[Any, int]:
+def pack(value: Value, what: str = "value") -> Tuple[Any, int]:
     """``(c_double array, n)`` for a value."""
-    if isinstance(value, Real):
+    if type(value) is float:
         return (c_double * 1)(value), 1
-    flat = flatten(value)
+    if isinstance(value, Real):
+        return (c_double * 1)(checked_float(value, what)), 1
+    flat = flatten(value, what)
     return (c_double * len(flat))(*flat), len(flat)
 
 
@@ -98,7 +173,7 @@ def doubles(flat: Optional[Sequence[float]]) -> Any:
 def unpack(buf: Any, n: int) -> Union[float, Tuple[float, ...]]:
     """A float for one component, a tuple otherwise."""
     if n == 1:
-        return buf[0]
+        return float(buf[0])
     return tuple(buf[:n])
 
 

@@ -26,7 +26,7 @@ import re
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple, Type
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Tuple, Type
 
 from . import _abi
 from .errors import LibraryMismatchError, LibraryNotFoundError, MissingFunctionError
@@ -207,6 +207,12 @@ class Lib:
 
     def __repr__(self) -> str:
         return f"<cadence.lib {self.path!r}>"
+
+    if TYPE_CHECKING:  # pragma: no cover
+        # The functions and constants are set at import from the generated table:
+        # type checkers see them as Any (``lib.cad_layer_get(...)``). Not defined at
+        # run time, so an unknown name is still an AttributeError.
+        def __getattr__(self, name: str) -> Any: ...
 
 
 def _missing_stub(fname: str, path: str) -> Callable[..., Any]:

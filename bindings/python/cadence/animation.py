@@ -13,17 +13,21 @@ from __future__ import annotations
 
 import ctypes
 import math
+import numbers
 from contextlib import contextmanager
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple,
                     Union)
 
-from ._core import (INT64_RANGE, byref, c_double, c_uint64, check, checked_bool, checked_int, doubles, encode,
-                    flatten, pack, raise_status)
+from ._core import (INT64_RANGE, TypedProperty, Value, byref, c_double, c_uint64, check, checked_bool, checked_float,
+                    checked_int, doubles, encode, flatten, pack, raise_status)
 from ._lib import cad_anim_callback, lib
-from .enums import AnimKind, CalcMode, FillMode, RotationMode, TimingName, TransitionSubtype, TransitionType, parse_enum
+from .enums import (AnimKind, CalcMode, FillMode, RotationMode, TimingName, TransitionSubtype, TransitionType,
+                    is_enum_int, parse_enum)
 from .errors import ClosedError, InvalidArgumentError, InvalidStateError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import TypeGuard
+
     from .engine import Engine, Event
 
 __all__ = ["Animation", "Path", "TimingFunction", "NAMED_CURVES", "timing_bezier", "evaluate_timing"]
@@ -45,25 +49,47 @@ NAMED_CURVES: Dict[int, Tuple[float, float, float, float]] = {
 _NULL_ANIM_CB = cad_anim_callback()  # a NULL function pointer (removes a callback)
 
 
+def _no_copy(self: Any, *args: Any) -> Any:
+    """``copy``, ``deepcopy`` and ``pickle`` of objects that own or reference C handles."""
+    raise TypeError(f"cannot copy or pickle a cadence.{type(self).__qualname__}: "
+                    "it owns or references a libcadence handle")
+
+
+def _is_timing_name(tf: Any) -> "TypeGuard[Union[str, int]]":
+    """A timing function given by name: a str, a TimingName or an integer (not bool)."""
+    return isinstance(tf, str) or is_enum_int(tf)
+
+
 def timing_bezier(tf: TimingFunction) -> Tuple[float, float, float, float]:
     """The four Bézier control points of a timing function (names map to §4's table)."""
-    if isinstance(tf, (str, int)) and not isinstance(tf, bool):
+    if _is_timing_name(tf):
         return NAMED_CURVES[int(parse_enum(TimingName, tf, "timing function"))]
-    pts = tuple(float(x) for x in tf)  # type: ignore[union-attr]
+    try:
+        items = tuple(tf)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"a timing function is a name, an int or 4 Bézier values, not {type(tf).__name__}") from None
+    if items and isinstance(items[0], str):
+        raise ValueError(f"{tf!r} has no Bézier control points (a name, an int or 4 Bézier values are)")
+    pts = tuple(checked_float(x, "a Bézier control value") for x in items)
     if len(pts) != 4:
         raise ValueError(f"a Bézier timing function has 4 control values (c1x, c1y, c2x, c2y), got {len(pts)}")
-    return pts  # type: ignore[return-value]
+    return (pts[0], pts[1], pts[2], pts[3])
 
 
-def _apply_timing(tf: Optional[TimingFunction], set_name: Callable[..., int], set_bezier: Callable[..., int],
-                  set_steps: Optional[Callable[..., int]], *head: Any) -> None:
-    """Sends a timing function through the matching C setter (``head`` = leading C args)."""
+def _apply_timing(tf: Optional[TimingFunction], call: Callable[..., int], set_name: Callable[..., int],
+                  set_bezier: Callable[..., int], set_steps: Optional[Callable[..., int]]) -> None:
+    """Sends a timing function through the matching C setter, as ``call(setter, *values)``
+    (which supplies the leading C arguments and returns the status)."""
     if tf is None:
-        check(set_name(*head, TimingName.LINEAR))
-    elif isinstance(tf, (str, int)) and not isinstance(tf, bool):
-        check(set_name(*head, parse_enum(TimingName, tf, "timing function")))
+        check(call(set_name, TimingName.LINEAR))
+    elif _is_timing_name(tf):
+        check(call(set_name, parse_enum(TimingName, tf, "timing function")))
     else:
-        items = tuple(tf)  # type: ignore[arg-type]
+        try:
+            items = tuple(tf)  # type: ignore[arg-type]
+        except TypeError:
+            raise TypeError(f"a timing function is a name, an int, 4 Bézier values or ('steps', n, 'start'|'end'), "
+                            f"not {type(tf).__name__}") from None
         if items and isinstance(items[0], str):
             if items[0].lower() != "steps" or len(items) not in (2, 3) or set_steps is None:
                 raise ValueError(f"unknown timing function {tf!r}; use a name, 4 Bézier values or ('steps', n, 'start'|'end')")
@@ -71,9 +97,9 @@ def _apply_timing(tf: Optional[TimingFunction], set_name: Callable[..., int], se
             if at not in ("start", "end"):
                 raise ValueError(f"steps position must be 'start' or 'end', not {at!r}")
             # n is an int32_t in C: int() would truncate 2.7 and ctypes wrap 2**32 + 3 to 3.
-            check(set_steps(*head, checked_int(items[1], "steps count"), 1 if at == "start" else 0))
+            check(call(set_steps, checked_int(items[1], "steps count"), 1 if at == "start" else 0))
         else:
-            check(set_bezier(*head, *timing_bezier(items)))  # type: ignore[arg-type]
+            check(call(set_bezier, *timing_bezier(items)))  # type: ignore[arg-type]
 
 
 class Path:
@@ -95,22 +121,22 @@ class Path:
 
     def move_to(self, x: float, y: float) -> "Path":
         """Starts a subpath at (x, y)."""
-        self._elements.append(("move_to", float(x), float(y)))
+        self._elements.append(("move_to", checked_float(x, "x"), checked_float(y, "y")))
         return self
 
     def line_to(self, x: float, y: float) -> "Path":
         """A straight line to (x, y)."""
-        self._elements.append(("line_to", float(x), float(y)))
+        self._elements.append(("line_to", checked_float(x, "x"), checked_float(y, "y")))
         return self
 
     def quad_to(self, cx: float, cy: float, x: float, y: float) -> "Path":
         """A quadratic Bézier with control point (cx, cy) to (x, y)."""
-        self._elements.append(("quad_to", float(cx), float(cy), float(x), float(y)))
+        self._elements.append(("quad_to", *_floats(cx=cx, cy=cy, x=x, y=y)))
         return self
 
     def cubic_to(self, c1x: float, c1y: float, c2x: float, c2y: float, x: float, y: float) -> "Path":
         """A cubic Bézier with control points (c1x, c1y), (c2x, c2y) to (x, y)."""
-        self._elements.append(("cubic_to", float(c1x), float(c1y), float(c2x), float(c2y), float(x), float(y)))
+        self._elements.append(("cubic_to", *_floats(c1x=c1x, c1y=c1y, c2x=c2x, c2y=c2y, x=x, y=y)))
         return self
 
     def close(self) -> "Path":
@@ -148,7 +174,7 @@ class Path:
     def __len__(self) -> int:
         return len(self._elements)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Tuple[Any, ...]]:
         return iter(self._elements)
 
     def __eq__(self, other: object) -> bool:
@@ -160,41 +186,47 @@ class Path:
     _C = {"move_to": "cad_anim_path_move_to", "line_to": "cad_anim_path_line_to",
           "quad_to": "cad_anim_path_quad_to", "cubic_to": "cad_anim_path_cubic_to", "close": "cad_anim_path_close"}
 
-    def _send(self, e: int, h: int) -> None:
+    def _send(self, call: Callable[..., int]) -> None:
+        """Sends the elements as ``call(setter, *values)`` (see :func:`_apply_timing`)."""
         for op, *args in self._elements:
-            check(getattr(lib, self._C[op])(e, h, *args))
+            check(call(getattr(lib, self._C[op]), *args))
 
 
-# (attribute, C setter, converter, default) of the CAMediaTiming and property-animation flags.
-def _to_bool(attr: str) -> Callable[[Any], int]:
-    """Converter of a boolean field: numbers as in C (non-zero finite = true), NaN/inf
-    an InvalidArgumentError, non-numbers ("no", None) a TypeError."""
-    return lambda v: 1 if checked_bool(v, attr) else 0
+def _floats(**values: Any) -> List[float]:
+    return [checked_float(v, name) for name, v in values.items()]
 
 
-def _to_tag(v: Any) -> int:
+# Converters of the CAMediaTiming and property-animation fields: (value, field name) -> C value.
+def _to_bool(v: Any, attr: str) -> int:
+    """A boolean field: numbers as in C (non-zero finite = true), NaN/inf an
+    InvalidArgumentError, non-numbers ("no", None) a TypeError."""
+    return 1 if checked_bool(v, attr) else 0
+
+
+def _to_tag(v: Any, attr: str) -> int:
     # An int64_t in C: an integer in range (ctypes would wrap 2**63, int() truncate 1.9
     # or parse "7"), so that the getter matches the tag events report.
-    return checked_int(v, "tag", INT64_RANGE)
+    return checked_int(v, attr, INT64_RANGE)
 
 
-def _to_float(v: Any) -> float:
-    return float(v)
+def _to_float(v: Any, attr: str) -> float:
+    # A number (as for layer properties): float() would parse "2", b"1" or "inf".
+    return checked_float(v, attr)
 
 
-def _to_repeat(v: Any) -> float:
-    return math.inf if v is True else float(v)
+def _to_repeat(v: Any, attr: str) -> float:
+    return math.inf if v is True else checked_float(v, attr)
 
 
-def _to_fill(v: Any) -> Any:
+def _to_fill(v: Any, attr: str) -> Any:
     return parse_enum(FillMode, v, "fill mode")
 
 
-def _to_calc_mode(v: Any) -> Any:
+def _to_calc_mode(v: Any, attr: str) -> Any:
     return parse_enum(CalcMode, v, "calculation mode")
 
 
-def _to_rotation_mode(v: Any) -> Any:
+def _to_rotation_mode(v: Any, attr: str) -> Any:
     return RotationMode.NONE if v is None else parse_enum(RotationMode, v, "rotation mode")
 
 
@@ -202,18 +234,19 @@ def _same(v: Any) -> Any:
     return v
 
 
-_FIELDS: List[Tuple[str, str, Callable[[Any], Any], Any, Callable[[Any], Any]]] = [
+# (attribute, C setter, converter, default, reader) of the fields set through one C setter.
+_FIELDS: List[Tuple[str, str, Callable[[Any, str], Any], Any, Callable[[Any], Any]]] = [
     ("begin_time", "cad_anim_set_begin_time", _to_float, 0.0, float),
     ("duration", "cad_anim_set_duration", _to_float, 0.0, float),
     ("speed", "cad_anim_set_speed", _to_float, 1.0, float),
     ("time_offset", "cad_anim_set_time_offset", _to_float, 0.0, float),
     ("repeat_count", "cad_anim_set_repeat_count", _to_repeat, 0.0, float),
     ("repeat_duration", "cad_anim_set_repeat_duration", _to_repeat, 0.0, float),
-    ("autoreverses", "cad_anim_set_autoreverses", _to_bool("autoreverses"), False, bool),
+    ("autoreverses", "cad_anim_set_autoreverses", _to_bool, False, bool),
     ("fill_mode", "cad_anim_set_fill_mode", _to_fill, FillMode.REMOVED, _same),
-    ("removed_on_completion", "cad_anim_set_removed_on_completion", _to_bool("removed_on_completion"), True, bool),
-    ("additive", "cad_anim_set_additive", _to_bool("additive"), False, bool),
-    ("cumulative", "cad_anim_set_cumulative", _to_bool("cumulative"), False, bool),
+    ("removed_on_completion", "cad_anim_set_removed_on_completion", _to_bool, True, bool),
+    ("additive", "cad_anim_set_additive", _to_bool, False, bool),
+    ("cumulative", "cad_anim_set_cumulative", _to_bool, False, bool),
     ("tag", "cad_anim_set_tag", _to_tag, 0, int),
 ]
 
@@ -223,8 +256,8 @@ def _camel(name: str) -> str:
     return head + "".join(p.title() for p in rest)
 
 
-def _field_property(attr: str, cname: str, conv: Callable[[Any], Any], default: Any,
-                    out: Callable[[Any], Any] = _same, doc: Optional[str] = None) -> property:
+def _field_property(attr: str, cname: str, conv: Callable[[Any, str], Any], default: Any,
+                    out: Callable[[Any], Any] = _same, doc: Optional[str] = None) -> Any:
     """A property whose setter sends ``conv(value)`` through the C setter ``cname``
     and whose getter reads back what was set (``default`` before that)."""
 
@@ -233,26 +266,35 @@ def _field_property(attr: str, cname: str, conv: Callable[[Any], Any], default: 
         return None if v is None else out(v)
 
     def fset(self: "Animation", value: Any) -> None:
-        cv = conv(value)
-        st = getattr(lib, cname)(self._p(), self._handle, cv)
-        if st:
-            raise_status(st)
+        cv = conv(value, attr)
+        self._check(getattr(lib, cname), cv)
         self._values[attr] = cv
         if attr == "duration":
             self._values.pop("_auto_duration", None)  # set explicitly: no longer follows the spring
 
-    return property(fget, fset, doc=doc or f"{_camel(attr)} (``{cname}``); default {default!r}.")
+    return TypedProperty(fget, fset, doc=doc or f"{_camel(attr)} (``{cname}``); default {default!r}.")
 
 
 #: Spring parameters and their defaults, in ``set_spring`` order.
 _SPRING_DEFAULTS: Dict[str, float] = {"mass": 1.0, "stiffness": 100.0, "damping": 10.0, "initial_velocity": 0.0}
 
 
-def _spring_property(name: str, doc: str) -> property:
+def _spring_property(name: str, doc: str) -> "TypedProperty[Optional[float], float]":
     """One spring parameter (None for other kinds); setting it keeps the other three."""
-    return property(lambda self: self._spring_params()[name]
-                    if self._kind == AnimKind.SPRING and not self._readonly else None,
-                    lambda self, v: self._set_spring_field(name, v), doc=doc)
+    return TypedProperty(lambda self: self._spring_params()[name]
+                         if self._kind == AnimKind.SPRING and not self._readonly else None,
+                         lambda self, v: self._set_spring_field(name, v), doc=doc)
+
+
+def _field(attr: str) -> Any:
+    """The property of ``attr``'s row of _FIELDS."""
+    for row in _FIELDS:
+        if row[0] == attr:
+            return _field_property(*row)
+    raise KeyError(attr)
+
+
+_Enum = Union[int, str]
 
 
 class Animation:
@@ -268,7 +310,24 @@ class Animation:
     """
 
     # _cb_uid: the engine's id of the callback set by on_event (0: none), see Engine._release_callback.
-    __slots__ = ("_engine", "_handle", "_kind", "_keypath", "_readonly", "_values", "_cb_uid", "__weakref__")
+    # _id: the handle given at creation, kept after close() (identity: hash and equality).
+    __slots__ = ("_engine", "_handle", "_id", "_kind", "_keypath", "_readonly", "_values", "_cb_uid",
+                 "__weakref__")
+
+    # The fields set through one C setter each (_FIELDS), typed for type checkers. On
+    # read-only views (Layer.animation_for_key) they read None.
+    begin_time: "TypedProperty[float, float]" = _field("begin_time")
+    duration: "TypedProperty[float, float]" = _field("duration")
+    speed: "TypedProperty[float, float]" = _field("speed")
+    time_offset: "TypedProperty[float, float]" = _field("time_offset")
+    repeat_count: "TypedProperty[float, float]" = _field("repeat_count")
+    repeat_duration: "TypedProperty[float, float]" = _field("repeat_duration")
+    autoreverses: "TypedProperty[bool, bool]" = _field("autoreverses")
+    fill_mode: "TypedProperty[FillMode, _Enum]" = _field("fill_mode")
+    removed_on_completion: "TypedProperty[bool, bool]" = _field("removed_on_completion")
+    additive: "TypedProperty[bool, bool]" = _field("additive")
+    cumulative: "TypedProperty[bool, bool]" = _field("cumulative")
+    tag: "TypedProperty[int, int]" = _field("tag")
 
     # ---- construction -------------------------------------------------------
 
@@ -277,17 +336,19 @@ class Animation:
         """Creates a description of ``kind`` for ``keypath`` (None for groups and
         transitions) and applies ``options`` (timing fields, see the class doc)."""
         self._engine = engine
-        self._handle = 0
+        self._handle = self._id = 0
         self._cb_uid = 0
         self._readonly = False
         self._values: Dict[str, Any] = {}
         kind = parse_enum(AnimKind, kind, "animation kind")
         self._kind = kind
-        self._keypath = keypath
+        self._keypath = None
+        bkp = encode(keypath)
         out = c_uint64()
-        e = engine._p()
-        check(lib.cad_anim_create(e, kind, encode(keypath), byref(out)))
-        self._handle = out.value
+        engine._check(lib.cad_anim_create, kind, bkp, byref(out))
+        self._handle = self._id = out.value
+        # The library took it as a key path, so it is UTF-8 (also when given as bytes).
+        self._keypath = None if bkp is None else bkp.decode("utf-8", "replace")
         if options:
             with self._closing_on_error():
                 self.configure(**options)
@@ -297,9 +358,9 @@ class Animation:
         """A read-only view of an attached copy (not owned: close() does not destroy it)."""
         self = cls.__new__(cls)
         self._engine = engine
-        self._handle = handle
+        self._handle = self._id = handle
         self._cb_uid = 0
-        self._kind = None
+        self._kind = None  # type: ignore[assignment]  # views have no kind (the kind property says Optional)
         self._keypath = None
         self._readonly = True
         self._values = {}
@@ -458,13 +519,26 @@ class Animation:
 
     @property
     def closed(self) -> bool:
-        return self._handle == 0 or self._engine._ptr is None
+        return self._handle == 0 or self._engine.closed
 
     def _p(self) -> int:
         """The engine pointer, raising ClosedError when the animation or engine is closed."""
         if self._handle == 0:
             raise ClosedError("the animation is closed")
         return self._engine._p()
+
+    def _call(self, fn: Callable[..., int], *args: Any) -> int:
+        """``fn(engine, handle, *args)`` as one counted call (Engine._call); its status."""
+        h = self._handle
+        if h == 0:
+            raise ClosedError("the animation is closed")
+        return self._engine._call(fn, h, *args)
+
+    def _check(self, fn: Callable[..., int], *args: Any) -> None:
+        """:meth:`_call`, raising the error of a failed status."""
+        st = self._call(fn, *args)
+        if st:
+            raise_status(st)
 
     @contextmanager
     def _closing_on_error(self) -> Iterator["Animation"]:
@@ -483,8 +557,13 @@ class Animation:
             return
         self._handle = 0
         eng = self._engine
-        if not self._readonly and eng._ptr is not None:
-            lib.cad_anim_destroy(eng._ptr, h)
+        if not self._readonly:
+            p = eng._try_enter()  # None once the engine is closing (it frees the description)
+            if p is not None:
+                try:
+                    lib.cad_anim_destroy(p, h)
+                finally:
+                    eng._exit()
         # The description no longer calls its callback; attached copies keep it
         # registered until their stop events (Engine._release_callback).
         uid, self._cb_uid = self._cb_uid, 0
@@ -504,11 +583,22 @@ class Animation:
         except Exception:  # interpreter shutdown, half-built object
             pass
 
+    # Identity is the handle given at creation, kept after close(): the hash never
+    # changes and equality stays reflexive. Two objects are equal when they stand for
+    # the same description (or attached copy) of the same engine.
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Animation) and other._handle == self._handle and other._engine is self._engine and self._handle != 0
+        if self is other:
+            return True
+        if not isinstance(other, Animation):
+            return NotImplemented
+        return self._id != 0 and other._id == self._id and other._engine is self._engine
 
     def __hash__(self) -> int:
-        return hash(self._handle)
+        return hash(self._id)
+
+    # The object owns its description: a copy would destroy it a second time (copy
+    # the settings with the constructors instead).
+    __copy__ = __deepcopy__ = __reduce_ex__ = __reduce__ = _no_copy
 
     def __repr__(self) -> str:
         state = "closed" if self._handle == 0 else ("read-only" if self._readonly else "")
@@ -533,35 +623,34 @@ class Animation:
             self.by_value = by
 
     def _set_value(self, fn: Any, name: str, value: Any) -> None:
-        e = self._p()
         if value is None:
-            check(fn(e, self._handle, None, 0))
+            self._check(fn, None, 0)
         else:
-            buf, n = pack(value)
-            check(fn(e, self._handle, buf, n))
+            buf, n = pack(value, name)
+            self._check(fn, buf, n)
         self._values[name] = value
 
-    from_value = property(lambda self: self._get("from_value", None),
-                          lambda self, v: self._set_value(lib.cad_anim_set_from, "from_value", v),
-                          doc="fromValue (None clears it).")
-    to_value = property(lambda self: self._get("to_value", None),
-                        lambda self, v: self._set_value(lib.cad_anim_set_to, "to_value", v),
-                        doc="toValue (None clears it).")
-    by_value = property(lambda self: self._get("by_value", None),
-                        lambda self, v: self._set_value(lib.cad_anim_set_by, "by_value", v),
-                        doc="byValue (None clears it).")
+    from_value: "TypedProperty[Any, Optional[Value]]" = TypedProperty(
+        lambda self: self._get("from_value", None),
+        lambda self, v: self._set_value(lib.cad_anim_set_from, "from_value", v), doc="fromValue (None clears it).")
+    to_value: "TypedProperty[Any, Optional[Value]]" = TypedProperty(
+        lambda self: self._get("to_value", None),
+        lambda self, v: self._set_value(lib.cad_anim_set_to, "to_value", v), doc="toValue (None clears it).")
+    by_value: "TypedProperty[Any, Optional[Value]]" = TypedProperty(
+        lambda self: self._get("by_value", None),
+        lambda self, v: self._set_value(lib.cad_anim_set_by, "by_value", v), doc="byValue (None clears it).")
 
     @property
     def timing_function(self) -> Optional[TimingFunction]:
         """The timing function (None = linear): a name, a TimingName, a 4-tuple of
         Bézier control points or ("steps", n, "start"|"end")."""
-        return self._get("timing_function", None)
+        v: Optional[TimingFunction] = self._get("timing_function", None)
+        return v
 
     @timing_function.setter
     def timing_function(self, tf: Optional[TimingFunction]) -> None:
-        e = self._p()
-        _apply_timing(tf, lib.cad_anim_set_timing_function, lib.cad_anim_set_timing_bezier,
-                      lib.cad_anim_set_timing_steps, e, self._handle)
+        _apply_timing(tf, self._call, lib.cad_anim_set_timing_function, lib.cad_anim_set_timing_bezier,
+                      lib.cad_anim_set_timing_steps)
         self._values["timing_function"] = tf
 
     def set_timing_steps(self, steps: int, jump_at_start: bool = False) -> None:
@@ -573,10 +662,9 @@ class Animation:
     def set_spring(self, mass: float = 1.0, stiffness: float = 100.0, damping: float = 10.0,
                    initial_velocity: float = 0.0) -> None:
         """Spring parameters (mass > 0, stiffness > 0, damping >= 0)."""
-        e = self._p()
-        check(lib.cad_anim_set_spring(e, self._handle, mass, stiffness, damping, initial_velocity))
-        self._values.update(mass=float(mass), stiffness=float(stiffness), damping=float(damping),
-                            initial_velocity=float(initial_velocity))
+        m, k, c, v0 = _floats(mass=mass, stiffness=stiffness, damping=damping, initial_velocity=initial_velocity)
+        self._check(lib.cad_anim_set_spring, m, k, c, v0)
+        self._values.update(mass=m, stiffness=k, damping=c, initial_velocity=v0)
         if self._values.get("_auto_duration"):
             self._follow_settling_duration()
 
@@ -588,8 +676,8 @@ class Animation:
 
     def set_spring_perceptual(self, duration: float, bounce: float = 0.0) -> None:
         """Perceptual spring (duration > 0, bounce in (-1, 1)); sets the duration to the settling duration."""
-        e = self._p()
-        check(lib.cad_anim_set_spring_perceptual(e, self._handle, duration, bounce))
+        d, b = _floats(duration=duration, bounce=bounce)
+        self._check(lib.cad_anim_set_spring_perceptual, d, b)
         self._values["duration"] = self.settling_duration
         self._values["_auto_duration"] = True  # C set it to the settling duration: keep following it
         for k in ("mass", "stiffness", "damping", "initial_velocity"):
@@ -597,13 +685,13 @@ class Animation:
 
     def set_spring_uikit(self, duration: float, damping_ratio: float, initial_velocity: float = 0.0) -> None:
         """UIKit-style spring settling exactly at ``duration`` (damping ratio in (0, 1])."""
-        e = self._p()
-        check(lib.cad_anim_set_spring_uikit(e, self._handle, duration, damping_ratio, initial_velocity))
-        self._values["duration"] = float(duration)
+        d, z, v0 = _floats(duration=duration, damping_ratio=damping_ratio, initial_velocity=initial_velocity)
+        self._check(lib.cad_anim_set_spring_uikit, d, z, v0)
+        self._values["duration"] = d
         self._values.pop("_auto_duration", None)  # settles exactly at the duration given
         for k in ("mass", "stiffness", "damping"):
             self._values.pop(k, None)
-        self._values["initial_velocity"] = float(initial_velocity)
+        self._values["initial_velocity"] = v0
 
     mass = _spring_property("mass", "Spring mass [1].")
     stiffness = _spring_property("stiffness", "Spring stiffness [100].")
@@ -613,22 +701,21 @@ class Animation:
 
     def _spring_params(self) -> Dict[str, float]:
         """The engine's spring parameters (derived ones after the perceptual or UIKit setters)."""
-        e = self._p()
         out = [c_double() for _ in range(4)]
-        check(lib.cad_anim_get_spring(e, self._handle, *(byref(o) for o in out)))
+        self._check(lib.cad_anim_get_spring, *(byref(o) for o in out))
         return dict(zip(_SPRING_DEFAULTS, (o.value for o in out)))
 
     def _set_spring_field(self, name: str, value: float) -> None:
+        v = checked_float(value, name)
         cur = self._spring_params()
-        cur[name] = float(value)
+        cur[name] = v
         self.set_spring(**cur)
 
     @property
     def settling_duration(self) -> float:
         """The spring's settling duration (SEMANTICS.md §6)."""
-        e = self._p()
         out = c_double()
-        check(lib.cad_anim_spring_settling_duration(e, self._handle, byref(out)))
+        self._check(lib.cad_anim_spring_settling_duration, byref(out))
         return out.value
 
     # ---- keyframes ---------------------------------------------------------------
@@ -636,11 +723,12 @@ class Animation:
     @property
     def values(self) -> Optional[Sequence[Any]]:
         """Keyframe values (one number or sequence per keyframe)."""
-        return self._get("values", None)
+        v: Optional[Sequence[Any]] = self._get("values", None)
+        return v
 
     @values.setter
     def values(self, values: Sequence[Any]) -> None:
-        e = self._p()
+        self._p()
         rows = list(values) if not _is_ndarray(values) else values
         count = len(rows)
         flat = flatten(rows) if count else []
@@ -655,35 +743,37 @@ class Animation:
                     raise InvalidArgumentError(
                         -2, message=f"keyframe values must all have the same number of components: "
                                     f"value {i} has {n}, value 0 has {sizes[0]}")
-        check(lib.cad_anim_set_values(e, self._handle, doubles(flat), count, components))
+        self._check(lib.cad_anim_set_values, doubles(flat), count, components)
         self._values["values"] = values
 
     @property
     def key_times(self) -> Optional[Sequence[float]]:
         """keyTimes (None: evenly spaced)."""
-        return self._get("key_times", None)
+        v: Optional[Sequence[float]] = self._get("key_times", None)
+        return v
 
     @key_times.setter
     def key_times(self, times: Optional[Sequence[float]]) -> None:
-        e = self._p()
-        flat = None if times is None else flatten(times)
-        check(lib.cad_anim_set_key_times(e, self._handle, doubles(flat), len(flat or ())))
+        self._p()
+        flat = None if times is None else flatten(times, "key_times")
+        self._check(lib.cad_anim_set_key_times, doubles(flat), len(flat or ()))
         self._values["key_times"] = times
 
-    calculation_mode = _field_property(
+    calculation_mode: "TypedProperty[CalcMode, _Enum]" = _field_property(
         "calculation_mode", "cad_anim_set_calculation_mode", _to_calc_mode, CalcMode.LINEAR,
         doc='calculationMode: "linear" [default], "discrete", "paced", "cubic", "cubicPaced".')
 
     @property
     def timing_functions(self) -> Optional[Sequence[TimingFunction]]:
         """Per-segment timing functions (names or 4-tuples)."""
-        return self._get("timing_functions", None)
+        v: Optional[Sequence[TimingFunction]] = self._get("timing_functions", None)
+        return v
 
     @timing_functions.setter
     def timing_functions(self, tfs: Optional[Sequence[TimingFunction]]) -> None:
-        e = self._p()
+        self._p()
         flat = None if tfs is None else [x for tf in tfs for x in timing_bezier(tf)]
-        check(lib.cad_anim_set_segment_timing(e, self._handle, doubles(flat), len(flat or ()) // 4))
+        self._check(lib.cad_anim_set_segment_timing, doubles(flat), len(flat or ()) // 4)
         self._values["timing_functions"] = tfs
 
     @property
@@ -705,20 +795,21 @@ class Animation:
     def set_tcb(self, tension: Optional[Sequence[float]] = None, continuity: Optional[Sequence[float]] = None,
                 bias: Optional[Sequence[float]] = None) -> None:
         """Per-keyframe tension, continuity and bias lists (None = zeros)."""
-        e = self._p()
-        lists = [None if x is None else flatten(x) for x in (tension, continuity, bias)]
+        self._p()
+        lists = [None if x is None else flatten(x, "tcb") for x in (tension, continuity, bias)]
         count = max((len(x) for x in lists if x is not None), default=0)
         for x in lists:
             if x is not None and len(x) != count:
                 raise ValueError("tension, continuity and bias must have the same length")
         arrs = [doubles(x) for x in lists]
-        check(lib.cad_anim_set_tcb(e, self._handle, arrs[0], arrs[1], arrs[2], count))
+        self._check(lib.cad_anim_set_tcb, arrs[0], arrs[1], arrs[2], count)
         self._values["tcb"] = (tension, continuity, bias)
 
     @property
     def path(self) -> Optional["Path"]:
         """The keyframe path (replaces values)."""
-        return self._get("path", None)
+        v: Optional[Path] = self._get("path", None)
+        return v
 
     @path.setter
     def path(self, path: Any) -> None:
@@ -728,10 +819,11 @@ class Animation:
             raise InvalidStateError(-7, message="this animation already has a path (the C API appends elements); "
                                                 "create a new animation for another path")
         p = path if isinstance(path, Path) else Path(path)
-        p._send(self._p(), self._handle)
+        self._p()
+        p._send(self._call)
         self._values["path"] = p
 
-    rotation_mode = _field_property(
+    rotation_mode: "TypedProperty[RotationMode, Optional[_Enum]]" = _field_property(
         "rotation_mode", "cad_anim_set_rotation_mode", _to_rotation_mode, RotationMode.NONE,
         doc='rotationMode of a path animation: None/"none", "auto", "autoReverse".')
 
@@ -742,11 +834,12 @@ class Animation:
         """The objects last passed as the group's children (None before). The group holds
         copies taken when they were set: later changes to these objects (or closing
         them) do not affect it."""
-        return self._get("children", None)
+        v: Optional[Sequence[Animation]] = self._get("children", None)
+        return v
 
     @children.setter
     def children(self, children: Sequence["Animation"]) -> None:
-        e = self._p()
+        self._p()
         kids = list(children)
         hs = []
         for k in kids:
@@ -757,35 +850,61 @@ class Animation:
             k._p()  # a closed child (handle 0) raises ClosedError, not InvalidHandleError
             hs.append(k._handle)
         arr = (c_uint64 * max(len(hs), 1))(*hs)
-        check(lib.cad_anim_group_set_children(e, self._handle, arr, len(hs)))
+        self._check(lib.cad_anim_group_set_children, arr, len(hs))
         self._values["children"] = tuple(kids)
 
     def set_transition(self, type: Union[str, int] = "fade", subtype: Union[str, int] = "fromLeft") -> None:
         """A transition's type and subtype."""
         t = parse_enum(TransitionType, type, "transition type")
         s = parse_enum(TransitionSubtype, subtype, "transition subtype")
-        check(lib.cad_anim_set_transition(self._p(), self._handle, t, s))
+        self._check(lib.cad_anim_set_transition, t, s)
         self._values["transition_type"] = t
         self._values["transition_subtype"] = s
 
     def set_progress(self, start: float = 0.0, end: float = 1.0) -> None:
         """A transition's startProgress and endProgress, in [0, 1]."""
-        check(lib.cad_anim_set_transition_progress(self._p(), self._handle, start, end))
-        self._values["start_progress"] = float(start)
-        self._values["end_progress"] = float(end)
+        s0, s1 = _floats(start=start, end=end)
+        self._check(lib.cad_anim_set_transition_progress, s0, s1)
+        self._values["start_progress"] = s0
+        self._values["end_progress"] = s1
 
-    transition_type = property(lambda self: self._get("transition_type", TransitionType.FADE),
-                               lambda self, v: self.set_transition(v, self._values.get("transition_subtype", 0)),
-                               doc="A transition's type.")
-    transition_subtype = property(lambda self: self._get("transition_subtype", TransitionSubtype.FROM_LEFT),
-                                  lambda self, v: self.set_transition(self._values.get("transition_type", 0), v),
-                                  doc="A transition's subtype.")
-    start_progress = property(lambda self: self._get("start_progress", 0.0),
-                              lambda self, v: self.set_progress(v, self._values.get("end_progress", 1.0)),
-                              doc="A transition's startProgress.")
-    end_progress = property(lambda self: self._get("end_progress", 1.0),
-                            lambda self, v: self.set_progress(self._values.get("start_progress", 0.0), v),
-                            doc="A transition's endProgress.")
+    transition_type: "TypedProperty[TransitionType, _Enum]" = TypedProperty(
+        lambda self: self._get("transition_type", TransitionType.FADE),
+        lambda self, v: self.set_transition(v, self._values.get("transition_subtype", 0)),
+        doc="A transition's type.")
+    transition_subtype: "TypedProperty[TransitionSubtype, _Enum]" = TypedProperty(
+        lambda self: self._get("transition_subtype", TransitionSubtype.FROM_LEFT),
+        lambda self, v: self.set_transition(self._values.get("transition_type", 0), v),
+        doc="A transition's subtype.")
+    start_progress: "TypedProperty[float, float]" = TypedProperty(
+        lambda self: self._get("start_progress", 0.0),
+        lambda self, v: self.set_progress(v, self._values.get("end_progress", 1.0)),
+        doc="A transition's startProgress.")
+    end_progress: "TypedProperty[float, float]" = TypedProperty(
+        lambda self: self._get("end_progress", 1.0),
+        lambda self, v: self.set_progress(self._values.get("start_progress", 0.0), v),
+        doc="A transition's endProgress.")
+
+    # camelCase aliases of the settable names (Core Animation's spelling), checked below.
+    beginTime = begin_time
+    timeOffset = time_offset
+    repeatCount = repeat_count
+    repeatDuration = repeat_duration
+    fillMode = fill_mode
+    removedOnCompletion = removed_on_completion
+    timingFunction = timing_function
+    fromValue = from_value
+    toValue = to_value
+    byValue = by_value
+    keyTimes = key_times
+    calculationMode = calculation_mode
+    timingFunctions = timing_functions
+    rotationMode = rotation_mode
+    initialVelocity = initial_velocity
+    transitionType = transition_type
+    transitionSubtype = transition_subtype
+    startProgress = start_progress
+    endProgress = end_progress
 
     # ---- events -----------------------------------------------------------------------
 
@@ -797,16 +916,20 @@ class Animation:
         it raises is re-raised from that ``tick``. Copies attached before this
         call keep their callback. Returns ``callback``, so it works as a decorator.
         """
-        e = self._p()
+        self._p()
         eng = self._engine
         if callback is None:
-            check(lib.cad_anim_set_callback(e, self._handle, _NULL_ANIM_CB, None))
+            self._check(lib.cad_anim_set_callback, _NULL_ANIM_CB, None)
             uid = 0
         else:
             if not callable(callback):
                 raise TypeError("the event callback must be callable")
             uid = eng._register_callback(callback)
-            st = lib.cad_anim_set_callback(e, self._handle, eng._anim_trampoline, uid)
+            try:
+                st = self._call(lib.cad_anim_set_callback, eng._anim_trampoline, uid)
+            except BaseException:
+                eng._release_callback(uid)
+                raise
             if st:
                 eng._release_callback(uid)  # C did not take it: nothing can call it
                 raise_status(st)
@@ -822,9 +945,6 @@ def _is_ndarray(x: Any) -> bool:
     return type(x).__module__ == "numpy" and type(x).__name__ == "ndarray"
 
 
-for _attr, _cname, _conv, _default, _out in _FIELDS:
-    setattr(Animation, _attr, _field_property(_attr, _cname, _conv, _default, _out))
-
 #: Settable names accepted by configure()/constructors (snake and camel case) -> attribute.
 _SETTABLE = [f[0] for f in _FIELDS] + [
     "timing_function", "from_value", "to_value", "by_value", "values", "key_times", "calculation_mode",
@@ -835,8 +955,10 @@ _OPTION_NAMES: Dict[str, str] = {}
 for _n in _SETTABLE:
     _OPTION_NAMES[_n] = _n
     _OPTION_NAMES[_camel(_n)] = _n
-    if _camel(_n) != _n and _n != "on_event":
-        setattr(Animation, _camel(_n), getattr(Animation, _n))  # camelCase aliases (beginTime, fillMode...)
+    # The class body declares each settable name, and its camelCase alias as the same property.
+    if _n != "on_event" and (not isinstance(vars(Animation).get(_n), property)
+                             or vars(Animation).get(_camel(_n)) is not vars(Animation)[_n]):
+        raise AssertionError(f"cadence.Animation: {_n!r} or its alias {_camel(_n)!r} is not declared")
 _OPTION_NAMES["from_"] = "from_value"
 _OPTION_NAMES["to"] = "to_value"
 _OPTION_NAMES["by"] = "by_value"
@@ -850,12 +972,13 @@ def evaluate_timing(timing_function: TimingFunction, x: Any) -> Any:
     """Evaluates a Bézier timing function (a name or 4 control values) at progress
     ``x`` with the engine's own solver (``cad_timing_eval_batch``, one C call).
 
-    ``x``: a number (returns a float), a numpy array (returns a float64 array of
-    the same shape) or a sequence (returns a list). Values are clamped to [0, 1].
+    ``x``: a real number of any type (int, float, bool, numpy scalars...; returns a
+    float), a numpy array (returns a float64 array of the same shape) or a sequence
+    (returns a list). Values are clamped to [0, 1].
     """
     c1x, c1y, c2x, c2y = timing_bezier(timing_function)
-    if isinstance(x, (int, float)) and not isinstance(x, bool):
-        xi = (c_double * 1)(x)
+    if isinstance(x, numbers.Real):
+        xi = (c_double * 1)(checked_float(x, "x"))
         yo = (c_double * 1)()
         check(lib.cad_timing_eval_batch(c1x, c1y, c2x, c2y, xi, yo, 1))
         return yo[0]
@@ -868,7 +991,7 @@ def evaluate_timing(timing_function: TimingFunction, x: Any) -> Any:
         check(lib.cad_timing_eval_batch(c1x, c1y, c2x, c2y, ctypes.cast(xa.ctypes.data, pd),
                                         ctypes.cast(ya.ctypes.data, pd), int(xa.size)))
         return ya
-    xs = flatten(x)
+    xs = flatten(x, "x")
     xi = doubles(xs)
     yo = (c_double * max(len(xs), 1))()
     check(lib.cad_timing_eval_batch(c1x, c1y, c2x, c2y, xi, yo, len(xs)))

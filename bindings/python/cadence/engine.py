@@ -9,14 +9,14 @@ import threading
 import weakref
 from contextlib import contextmanager
 from functools import partial
-from typing import (Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union)
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, _np, byref, c_double, c_int32, c_uint64, check,
-                    checked_int, encode, raise_status)
+                    checked_bool, checked_float, checked_int, encode, raise_status)
 from ._lib import cad_anim_callback, cad_event, cad_render_item, cad_transaction_callback, lib
-from .animation import TimingFunction, _apply_timing
+from .animation import TimingFunction, _apply_timing, _no_copy
 from .enums import EventKind
-from .errors import ClosedError, InvalidArgumentError, OutOfMemoryError
+from .errors import ClosedError, InvalidArgumentError, InvalidStateError, OutOfMemoryError
 from .layer import Layer, _handle_of, _layer_handle
 
 __all__ = ["Engine", "Event", "Transaction", "media_time", "RENDER_ITEM_DTYPE", "EVENT_DTYPE"]
@@ -27,17 +27,36 @@ _POINTER_U64 = ctypes.POINTER(c_uint64)
 _NULL_TX_CB = cad_transaction_callback()
 _RENDER_CACHE_ROOTS = 32  # render-list buffers kept per engine (one per root layer)
 
+
+
+def _struct_dtype(struct: Any) -> Any:
+    """The numpy dtype of a ctypes structure, field by field at the structure's own
+    offsets and size, with ``char[n]`` fields as numpy strings ``'S<n>'`` (numpy
+    would otherwise read them as n one-byte strings)."""
+    names, formats, offsets = [], [], []
+    for name, ctype in struct._fields_:
+        names.append(name)
+        offsets.append(getattr(struct, name).offset)
+        if issubclass(ctype, ctypes.Array) and ctype._type_ is ctypes.c_char:
+            formats.append(f"S{ctype._length_}")
+        else:
+            formats.append(_np.dtype(ctype))
+    return _np.dtype({"names": names, "formats": formats, "offsets": offsets,
+                      "itemsize": ctypes.sizeof(struct)})
+
+
 #: numpy dtype of ``cad_render_item`` (None without numpy), built from the ctypes struct.
-RENDER_ITEM_DTYPE = _np.dtype(cad_render_item) if _np is not None else None
-#: numpy dtype of ``cad_event`` (None without numpy).
-EVENT_DTYPE = _np.dtype(cad_event) if _np is not None else None
+RENDER_ITEM_DTYPE = _struct_dtype(cad_render_item) if _np is not None else None
+#: numpy dtype of ``cad_event`` (None without numpy); ``key`` is ``'S64'``.
+EVENT_DTYPE = _struct_dtype(cad_event) if _np is not None else None
 
 _media_time = lib.cad_media_time
 
 
 def media_time() -> float:
     """Monotonic seconds (CLOCK_MONOTONIC), like ``CACurrentMediaTime()``."""
-    return _media_time()
+    t: float = _media_time()
+    return t
 
 
 class Event(NamedTuple):
@@ -65,7 +84,10 @@ def _event_kind(k: int) -> Any:
 
 def _anim_trampoline(wref: "weakref.ref[Engine]", e: Any, kind: int, layer: int, key: Optional[bytes],
                      finished: int, tag: int, userdata: Optional[int]) -> None:
-    # Runs inside a C call: nothing may propagate out of here.
+    # Runs inside a C call: nothing may propagate out of here. That call (a tick or
+    # a commit made through the binding) is in flight on this thread, so no other
+    # thread can destroy the engine until it returns; only a callback on this thread
+    # can (then _ptr is None and C skips the rest of the tick's callbacks).
     eng = None
     try:
         eng = wref()
@@ -102,39 +124,75 @@ def _tx_trampoline(wref: "weakref.ref[Engine]", e: Any, userdata: Optional[int])
             eng._pending.append(exc)
 
 
-def _set_tx_timing(e: int, tf: TimingFunction) -> None:
+def _set_tx_timing(eng: "Engine", tf: TimingFunction) -> None:
     """Sets the innermost transaction's timing function (a name or 4 Bézier values)."""
-    _apply_timing(tf, lib.cad_transaction_set_timing_function, lib.cad_transaction_set_timing_bezier, None, e)
+    _apply_timing(tf, eng._call, lib.cad_transaction_set_timing_function, lib.cad_transaction_set_timing_bezier, None)
 
 
 class Transaction:
-    """The open transaction of a ``with engine.transaction()`` / ``engine.animate()`` block."""
+    """The open transaction of a ``with engine.transaction()`` / ``engine.animate()`` block.
 
-    __slots__ = ("_engine", "id")
+    Its methods configure that transaction, and only while it is the innermost open
+    one: once its block has ended, or while a nested block (or keyframe window) is
+    open, they raise :class:`~cadence.InvalidStateError` instead of configuring
+    another transaction. It cannot be copied or pickled.
+    """
+
+    __slots__ = ("_engine", "id", "_open")
 
     def __init__(self, engine: "Engine", tid: int) -> None:
         self._engine = engine
         #: The transaction's id (the tag of its completion event).
         self.id = tid
+        self._open = True
+
+    def _check_current(self) -> None:
+        """Raises InvalidStateError unless this is the engine's innermost open transaction."""
+        if not self._open:
+            raise InvalidStateError(-7, "CAD_ERR_INVALID_STATE",
+                                    f"transaction {self.id}'s with-block has ended; this object no longer configures anything")
+        current = self._engine.transaction_id
+        if current != self.id:
+            raise InvalidStateError(-7, "CAD_ERR_INVALID_STATE",
+                                    f"transaction {self.id} is not the innermost open transaction ({current} is): "
+                                    "configure a nested block through its own object")
 
     def keyframe(self, rel_start: float, rel_duration: float) -> Any:
         """A keyframe window of the block (see :meth:`Engine.keyframe`)."""
+        self._check_current()
         return self._engine.keyframe(rel_start, rel_duration)
 
     def set_duration(self, d: float) -> None:
-        check(lib.cad_transaction_set_duration(self._engine._p(), d))
+        d = checked_float(d, "duration")
+        self._check_current()
+        self._engine._check(lib.cad_transaction_set_duration, d)
 
     def set_timing_function(self, tf: TimingFunction) -> None:
-        _set_tx_timing(self._engine._p(), tf)
+        self._check_current()
+        _set_tx_timing(self._engine, tf)
 
     def set_disable_actions(self, disable: bool = True) -> None:
-        check(lib.cad_transaction_set_disable_actions(self._engine._p(), 1 if disable else 0))
+        flag = 1 if checked_bool(disable, "disable_actions") else 0
+        self._check_current()
+        self._engine._check(lib.cad_transaction_set_disable_actions, flag)
 
     def set_completion(self, fn: Optional[Callable[[], Any]]) -> None:
+        self._check_current()
         self._engine._set_completion(fn)
 
     def __repr__(self) -> str:
-        return f"<cadence.Transaction id={self.id}>"
+        return f"<cadence.Transaction id={self.id}{'' if self._open else ' ended'}>"
+
+    __copy__ = __deepcopy__ = __reduce_ex__ = __reduce__ = _no_copy
+
+
+class _Calls:
+    """One thread's count of C calls in flight on one engine (written only by that thread)."""
+
+    __slots__ = ("n", "__weakref__")
+
+    def __init__(self) -> None:
+        self.n = 0
 
 
 class Engine:
@@ -142,7 +200,14 @@ class Engine:
 
     Owns its ``cad_engine *``. ``close()`` destroys it (idempotent); any use
     afterwards raises :class:`~cadence.ClosedError`. It is a context manager,
-    and garbage collection closes it too.
+    and garbage collection closes it too. It cannot be copied or pickled
+    (``TypeError``): it owns the C engine.
+
+    Threads: every method and property of the engine, its layers, animations,
+    presentation layers and transactions may be called from any thread (the C
+    library serialises them). ``close()`` may be called from any thread too: calls
+    that have started on other threads finish first, calls made after it began
+    raise :class:`~cadence.ClosedError`. See the README, "Threads".
 
     Python callbacks (animation events, transaction completions) run inside
     :meth:`tick` or a transaction commit; an exception raised in one is caught
@@ -151,15 +216,23 @@ class Engine:
 
     def __init__(self) -> None:
         self._ptr: Optional[int] = None
+        # Calls in flight (see _enter): each thread counts its own in a _Calls record
+        # (reached through self._local, listed weakly in _threads); _closing, _ptr and
+        # the list change under _lock, and close() waits on _cond for other threads.
+        self._closing = True  # until the C engine exists
+        self._closer = False  # a close() is waiting for other threads' calls
+        self._lock = threading.RLock()
+        self._cond = threading.Condition(self._lock)
+        self._threads: "weakref.WeakSet[_Calls]" = weakref.WeakSet()
         # Python callbacks by userdata id, kept exactly while C may still call them.
         # Animation callbacks: while a description holds the id (``_cb_owned``), while
         # attached copies made by add_animation have not reported their stop event
         # (``_cb_copies``), or for the engine's life once used as a layer action
         # (``_cb_pinned``: action copies cannot be counted). See _release_callback.
         self._callbacks: Dict[int, Callable[[Event], Any]] = {}
-        self._cb_owned: set = set()
+        self._cb_owned: Set[int] = set()
         self._cb_copies: Dict[int, int] = {}
-        self._cb_pinned: set = set()
+        self._cb_pinned: Set[int] = set()
         # Transaction completions: until they run (popped by the trampoline), or until
         # replaced on the same open transaction (``_tx_uid_of``: transaction id -> id).
         self._tx_callbacks: Dict[int, Callable[[], Any]] = {}
@@ -168,7 +241,7 @@ class Engine:
         self._render_cache: Dict[int, Tuple[Any, Any]] = {}
         self._render_cap = 64
         self._sample_components: Dict[bytes, int] = {}
-        self._local = threading.local()  # exceptions raised by callbacks, per thread
+        self._local = threading.local()  # per thread: calls in flight, exceptions raised by callbacks
         wref = weakref.ref(self)
         # One trampoline per engine and kind, alive as long as this object: C only
         # calls them while the engine exists, and close() never frees them (it may
@@ -179,38 +252,159 @@ class Engine:
         if not p:
             raise OutOfMemoryError(lib.CAD_ERR_OUT_OF_MEMORY, "CAD_ERR_OUT_OF_MEMORY", "cad_engine_create returned NULL")
         self._ptr = p
+        self._closing = False
+
+    # ---- calls in flight -----------------------------------------------------------
+    #
+    # Every C call the high-level objects make on this engine runs between _enter()
+    # (which returns the engine pointer) and _exit(). _enter takes _lock once: it
+    # refuses when close() has begun, and counts the call in the calling thread's
+    # record. _exit takes no lock unless close() has begun (then it wakes close()).
+    # close() marks the engine closing, waits until no other thread has a call in
+    # flight, then destroys it; calls in flight on its own thread (close() from a
+    # callback of a tick) do not delay it: C allows destroying the engine from its
+    # own callbacks. Layer._read, Layer._write and tick() inline the same steps.
+
+    def _calls(self) -> _Calls:
+        """The calling thread's record (created on its first call)."""
+        try:
+            return self._local.calls  # type: ignore[no-any-return]
+        except AttributeError:
+            rec = _Calls()
+            with self._lock:
+                self._threads.add(rec)
+            self._local.calls = rec
+            return rec
+
+    def _enter(self) -> int:
+        """Starts a counted C call: the engine pointer, valid until :meth:`_exit`
+        (other threads cannot destroy the engine meanwhile). ClosedError once
+        close() has begun."""
+        try:
+            rec = self._local.calls
+        except AttributeError:
+            rec = self._calls()
+        lock = self._lock
+        lock.acquire()  # (acquire/release: cheaper than ``with`` on hot paths)
+        try:
+            closing = self._closing
+            if not closing:
+                rec.n += 1
+        finally:
+            lock.release()
+        if closing:
+            raise ClosedError("the engine is closed")
+        return self._ptr  # type: ignore[return-value]
+
+    def _exit(self) -> None:
+        """Ends a call started by :meth:`_enter` (wakes a waiting close())."""
+        self._local.calls.n -= 1
+        if self._closing:
+            self._wake()
+
+    def _wake(self) -> None:
+        with self._lock:
+            self._cond.notify_all()
+
+    def _try_enter(self) -> Optional[int]:
+        """Like :meth:`_enter`, but None instead of ClosedError (cleanup paths)."""
+        try:
+            return self._enter()
+        except ClosedError:
+            return None
+
+    def _call(self, fn: Callable[..., int], *args: Any) -> int:
+        """``fn(engine, *args)`` as one counted call; returns its status."""
+        p = self._enter()
+        try:
+            return fn(p, *args)
+        finally:
+            self._exit()
+
+    def _check(self, fn: Callable[..., int], *args: Any) -> None:
+        """:meth:`_call`, raising the error of a failed status."""
+        p = self._enter()
+        try:
+            st = fn(p, *args)
+        finally:
+            self._exit()
+        if st:
+            raise_status(st)
+
+    def _others_in_flight(self, mine: Optional[_Calls]) -> bool:
+        return any(rec.n for rec in list(self._threads) if rec is not mine)
 
     # ---- lifetime ----------------------------------------------------------------
 
     def _p(self) -> int:
+        """The engine pointer, ClosedError once close() has begun (no call counted)."""
         p = self._ptr
-        if p is None:
+        if p is None or self._closing:
             raise ClosedError("the engine is closed")
         return p
 
     @property
     def closed(self) -> bool:
-        return self._ptr is None
+        """True once :meth:`close` has begun."""
+        return self._closing
 
     @property
     def pointer(self) -> int:
-        """The raw ``cad_engine *`` as an int, for calls through :data:`cadence.lib`."""
+        """The raw ``cad_engine *`` as an int, for calls through :data:`cadence.lib`.
+
+        Calls made through :data:`cadence.lib` are not counted as in flight: do not
+        make them while another thread may close the engine."""
         return self._p()
 
     def close(self) -> None:
         """Destroys the engine and everything in it. Calling it again does nothing.
-        Safe inside one of the engine's callbacks (the rest of that tick's callbacks are skipped)."""
-        p = self._ptr
-        if p is None:
-            return
-        self._ptr = None
-        self._render_cache.clear()
-        lib.cad_engine_destroy(p)
-        # C can no longer call anything: drop the Python callbacks.
-        for d in (self._callbacks, self._cb_copies, self._tx_callbacks, self._tx_uid_of):
-            d.clear()
-        self._cb_owned.clear()
-        self._cb_pinned.clear()
+
+        Thread-safe: calls made through this binding that are in flight on other
+        threads finish first (later ones raise ClosedError), then the engine is
+        destroyed. Safe inside one of the engine's callbacks: the calling thread's
+        own calls in flight do not delay it, and the rest of that tick's callbacks
+        are skipped.
+        """
+        try:
+            mine: Optional[_Calls] = self._local.calls
+        except AttributeError:
+            mine = None
+        with self._lock:
+            if self._ptr is None:
+                return  # destroyed (or never created)
+            self._closing = True  # from now on, new calls raise ClosedError
+            if mine is not None and mine.n:
+                # This thread has calls in flight (close() from a callback). If another
+                # thread is closing, it waits for them: do not wait back, return.
+                if self._closer:
+                    return
+            else:
+                while self._closer and self._ptr is not None:  # another thread closes: wait for it
+                    self._cond.wait(0.05)
+                if self._ptr is None:
+                    return
+            self._closer = True
+            try:
+                while self._others_in_flight(mine):
+                    # Timed: a thread that ended a call without seeing _closing yet (no
+                    # notify) is seen at the next check; no lost wake-up can hang close().
+                    self._cond.wait(0.05)
+            except BaseException:
+                # Interrupted (KeyboardInterrupt...): the engine stays closed to new
+                # calls, and the next close() (or the finalizer) takes over.
+                self._closer = False
+                self._cond.notify_all()
+                raise
+            p, self._ptr = self._ptr, None
+            self._render_cache.clear()
+            lib.cad_engine_destroy(p)
+            # C can no longer call anything: drop the Python callbacks.
+            for d in (self._callbacks, self._cb_copies, self._tx_callbacks, self._tx_uid_of):
+                d.clear()
+            self._cb_owned.clear()
+            self._cb_pinned.clear()
+            self._closer = False
+            self._cond.notify_all()
 
     def __enter__(self) -> "Engine":
         self._p()
@@ -222,11 +416,15 @@ class Engine:
     def __del__(self) -> None:
         try:
             self.close()
-        except Exception:  # interpreter shutdown
+        except Exception:  # interpreter shutdown, half-built object
             pass
 
     def __repr__(self) -> str:
-        return "<cadence.Engine closed>" if self._ptr is None else f"<cadence.Engine at {self._ptr:#x}>"
+        p = self._ptr
+        return "<cadence.Engine closed>" if p is None or self._closing else f"<cadence.Engine at {p:#x}>"
+
+    # An engine owns its cad_engine *: a copy would destroy it a second time.
+    __copy__ = __deepcopy__ = __reduce_ex__ = __reduce__ = _no_copy
 
     # ---- callbacks -----------------------------------------------------------------
 
@@ -234,7 +432,7 @@ class Engine:
     def _pending(self) -> List[BaseException]:
         """Exceptions raised by callbacks on this thread, waiting to be re-raised."""
         try:
-            return self._local.pending
+            return self._local.pending  # type: ignore[no-any-return]
         except AttributeError:
             pending: List[BaseException] = []
             self._local.pending = pending
@@ -298,17 +496,16 @@ class Engine:
             raise exc
 
     def _set_completion(self, fn: Optional[Callable[[], Any]]) -> None:
-        e = self._p()
         if fn is not None and not callable(fn):
             raise TypeError("completion must be callable")
         tid = self.transaction_id  # the innermost open transaction (0: none, C fails below)
         if fn is None:
-            check(lib.cad_transaction_set_completion(e, _NULL_TX_CB, None))
+            self._check(lib.cad_transaction_set_completion, _NULL_TX_CB, None)
             uid = 0
         else:
             uid = next(self._ids)
             self._tx_callbacks[uid] = fn
-            st = lib.cad_transaction_set_completion(e, self._tx_trampoline, uid)
+            st = self._call(lib.cad_transaction_set_completion, self._tx_trampoline, uid)
             if st:
                 self._tx_callbacks.pop(uid, None)
                 raise_status(st)
@@ -319,11 +516,14 @@ class Engine:
         if uid:
             self._tx_uid_of[tid] = uid
 
-    def _forget_tx_id(self) -> None:
-        """Before a commit: the innermost transaction's completion can no longer be
-        replaced (it stays in _tx_callbacks until it runs)."""
-        if self._tx_uid_of and self._ptr is not None:
-            self._tx_uid_of.pop(self.transaction_id, None)
+    def _forget_tx_id(self, e: int) -> None:
+        """Before a commit (inside a counted call, ``e`` its pointer): the innermost
+        transaction's completion can no longer be replaced (it stays in _tx_callbacks
+        until it runs)."""
+        if self._tx_uid_of:
+            out = ctypes.c_int64()
+            if lib.cad_transaction_id(e, byref(out)) == 0:
+                self._tx_uid_of.pop(out.value, None)
 
     # ---- time ----------------------------------------------------------------------
 
@@ -332,9 +532,29 @@ class Engine:
         animation and delivers the events (callbacks run before this returns)."""
         if now is None:
             now = _media_time()
-        elif not isinstance(now, numbers.Real):
-            raise TypeError(f"now must be a number of seconds, not {type(now).__name__}")
-        st = lib.cad_engine_tick(self._p(), now)
+        elif type(now) is not float:
+            now = checked_float(now, "now")
+        # _enter() and _exit(), inlined (hot path)
+        try:
+            rec = self._local.calls
+        except AttributeError:
+            rec = self._calls()
+        lock = self._lock
+        lock.acquire()
+        try:
+            closing = self._closing
+            if not closing:
+                rec.n += 1
+        finally:
+            lock.release()
+        if closing:
+            raise ClosedError("the engine is closed")
+        try:
+            st = lib.cad_engine_tick(self._ptr, now)
+        finally:
+            rec.n -= 1
+            if self._closing:
+                self._wake()
         if st:
             raise_status(st)
         if self._pending:
@@ -344,18 +564,19 @@ class Engine:
     def now(self) -> float:
         """The ``now`` of the last tick (0 before the first)."""
         out = c_double()
-        check(lib.cad_engine_now(self._p(), byref(out)))
+        self._check(lib.cad_engine_now, byref(out))
         return out.value
 
     @staticmethod
     def media_time() -> float:
         """Monotonic seconds, like ``CACurrentMediaTime()``."""
-        return _media_time()
+        return media_time()
 
     def convert_time(self, t: float, from_: Optional[Layer] = None, to: Optional[Layer] = None) -> float:
         """Converts ``t`` from ``from_``'s local time to ``to``'s (None = global time)."""
+        t = checked_float(t, "t")
         out = c_double()
-        check(lib.cad_layer_convert_time(self._p(), t, _handle_of(from_), _handle_of(to), byref(out)))
+        self._check(lib.cad_layer_convert_time, t, _handle_of(from_), _handle_of(to), byref(out))
         return out.value
 
     # ---- layers --------------------------------------------------------------------
@@ -374,7 +595,7 @@ class Engine:
     def layer_count(self) -> int:
         """Number of live layers."""
         out = c_int32()
-        check(lib.cad_engine_layer_count(self._p(), byref(out)))
+        self._check(lib.cad_engine_layer_count, byref(out))
         return out.value
 
     # ---- events ----------------------------------------------------------------------
@@ -384,7 +605,7 @@ class Engine:
         ev = cad_event()
         ref = byref(ev)
         while True:
-            st = lib.cad_engine_poll_event(self._p(), ref)
+            st = self._call(lib.cad_engine_poll_event, ref)  # one counted call per event, none across a yield
             if st == ERR_NOT_FOUND:
                 return
             if st:
@@ -395,26 +616,30 @@ class Engine:
     def set_event_capacity(self, capacity: int) -> None:
         """Capacity of the poll queue (default 4096, 0 = keep none); the oldest events are dropped when full."""
         # An int32_t in C: checked here, as ctypes would wrap 2**32 to 0.
-        check(lib.cad_engine_set_event_capacity(self._p(), checked_int(capacity, "capacity")))
+        self._check(lib.cad_engine_set_event_capacity, checked_int(capacity, "capacity"))
 
     @property
     def events_dropped(self) -> int:
         """Events dropped because the poll queue was full, since creation."""
         out = c_uint64()
-        check(lib.cad_engine_events_dropped(self._p(), byref(out)))
+        self._check(lib.cad_engine_events_dropped, byref(out))
         return out.value
 
     # ---- transactions ------------------------------------------------------------------
 
     def begin_transaction(self) -> None:
         """``cad_transaction_begin``; prefer ``with engine.transaction():``."""
-        check(lib.cad_transaction_begin(self._p()))
+        self._check(lib.cad_transaction_begin)
 
     def commit_transaction(self) -> None:
         """Commits the innermost transaction (``InvalidStateError`` without a begin).
         Completion callbacks may run, and their exceptions are re-raised, here."""
-        self._forget_tx_id()
-        st = lib.cad_transaction_commit(self._p())
+        p = self._enter()
+        try:
+            self._forget_tx_id(p)
+            st = lib.cad_transaction_commit(p)
+        finally:
+            self._exit()
         if st:
             raise_status(st)
         if self._pending:
@@ -424,32 +649,39 @@ class Engine:
     def transaction_id(self) -> int:
         """The id of the innermost open transaction, 0 when none is open."""
         out = ctypes.c_int64()
-        check(lib.cad_transaction_id(self._p(), byref(out)))
+        self._check(lib.cad_transaction_id, byref(out))
         return out.value
 
     @contextmanager
-    def _block(self, setup: Callable[[int], None]) -> Iterator[Transaction]:
-        e = self._p()
-        check(lib.cad_transaction_begin(e))
+    def _block(self, setup: Callable[[], None]) -> Iterator[Transaction]:
+        self._check(lib.cad_transaction_begin)
         try:
-            setup(e)
+            setup()
             tid = self.transaction_id
         except BaseException:
             self._commit_quietly()
             raise
+        tx = Transaction(self, tid)
         try:
-            yield Transaction(self, tid)
+            yield tx
         except BaseException:
             # Keep the transaction stack balanced, then let the body's exception through.
+            tx._open = False
             self._commit_quietly()
             raise
+        tx._open = False
         self.commit_transaction()
 
     def _commit_quietly(self) -> None:
-        if self._ptr is not None:
-            self._forget_tx_id()
-            lib.cad_transaction_commit(self._ptr)
-            del self._pending[:]
+        p = self._try_enter()
+        if p is None:
+            return
+        try:
+            self._forget_tx_id(p)
+            lib.cad_transaction_commit(p)
+        finally:
+            self._exit()
+        del self._pending[:]
 
     def transaction(self, duration: Optional[float] = None, timing_function: Optional[TimingFunction] = None,
                     disable_actions: Optional[bool] = None,
@@ -462,14 +694,19 @@ class Engine:
         added has stopped, or at the commit if none was added. The block commits
         on exit, also when it raises.
         """
+        # Arguments are checked before the transaction opens.
+        d = None if duration is None else checked_float(duration, "duration")
+        disable = None if disable_actions is None else (1 if checked_bool(disable_actions, "disable_actions") else 0)
+        if completion is not None and not callable(completion):
+            raise TypeError("completion must be callable")
 
-        def setup(e: int) -> None:
-            if duration is not None:
-                check(lib.cad_transaction_set_duration(e, duration))
+        def setup() -> None:
+            if d is not None:
+                self._check(lib.cad_transaction_set_duration, d)
             if timing_function is not None:
-                _set_tx_timing(e, timing_function)
-            if disable_actions is not None:
-                check(lib.cad_transaction_set_disable_actions(e, 1 if disable_actions else 0))
+                _set_tx_timing(self, timing_function)
+            if disable is not None:
+                self._check(lib.cad_transaction_set_disable_actions, disable)
             if completion is not None:
                 self._set_completion(completion)
 
@@ -493,21 +730,30 @@ class Engine:
             with engine.animate(duration=1, delay=2, curve="easeInOut", autoreverse=True, repeat=3):
                 layer.position = (80, 100)
         """
+        # Arguments are checked before the transaction opens.
+        d = checked_float(duration, "duration")
+        dl = checked_float(delay, "delay")
+        rep = math.inf if repeat is True else checked_float(repeat, "repeat")
+        rev = checked_bool(autoreverse, "autoreverse")
+        damping = None if spring_damping is None else checked_float(spring_damping, "spring_damping")
+        v0 = checked_float(initial_velocity, "initial_velocity")
+        if damping is None and v0:
+            raise ValueError("initial_velocity applies to springs: give spring_damping too")
+        if completion is not None and not callable(completion):
+            raise TypeError("completion must be callable")
 
-        def setup(e: int) -> None:
-            check(lib.cad_transaction_set_duration(e, duration))
+        def setup() -> None:
+            self._check(lib.cad_transaction_set_duration, d)
             if curve is not None:
-                _set_tx_timing(e, curve)
-            if delay:
-                check(lib.cad_transaction_set_delay(e, delay))
-            if repeat:
-                check(lib.cad_transaction_set_repeat_count(e, math.inf if repeat is True else float(repeat)))
-            if autoreverse:
-                check(lib.cad_transaction_set_autoreverses(e, 1))
-            if spring_damping is not None:
-                check(lib.cad_transaction_set_spring(e, spring_damping, initial_velocity))
-            elif initial_velocity:
-                raise ValueError("initial_velocity applies to springs: give spring_damping too")
+                _set_tx_timing(self, curve)
+            if dl:
+                self._check(lib.cad_transaction_set_delay, dl)
+            if rep:
+                self._check(lib.cad_transaction_set_repeat_count, rep)
+            if rev:
+                self._check(lib.cad_transaction_set_autoreverses, 1)
+            if damping is not None:
+                self._check(lib.cad_transaction_set_spring, damping, v0)
             if completion is not None:
                 self._set_completion(completion)
 
@@ -518,8 +764,9 @@ class Engine:
         """A keyframe window inside an ``animate()``/``transaction()`` block (UIKit's
         ``addKeyframe(withRelativeStartTime:relativeDuration:)``): changes in it animate
         over ``[rel_start, rel_start + rel_duration]`` of the block's duration."""
-        e = self._p()
-        check(lib.cad_transaction_begin_keyframe(e, rel_start, rel_duration))
+        s = checked_float(rel_start, "rel_start")
+        d = checked_float(rel_duration, "rel_duration")
+        self._check(lib.cad_transaction_begin_keyframe, s, d)
         try:
             yield
         except BaseException:
@@ -538,33 +785,38 @@ class Engine:
         straight into it (one C call; the buffer grows when the scene does).
         Without numpy: a list of ``cad_render_item`` ctypes structures.
         """
-        e = self._p()
         h = _handle_of(root)
         n = c_int32()
+        e = self._enter()
+        try:
+            if _np is None:
+                cap = self._render_cap
+                while True:
+                    arr = (cad_render_item * cap)()
+                    st = lib.cad_engine_render_list(e, h, arr, cap, byref(n))
+                    if st == ERR_BUFFER_TOO_SMALL and n.value > cap:
+                        cap = self._render_cap = max(n.value, 2 * cap)
+                        continue
+                    break
+            else:
+                entry = self._render_cache.get(h)
+                if entry is None:
+                    entry = self._grow_render(h, self._render_cap)
+                buf, ptr = entry
+                while True:
+                    st = lib.cad_engine_render_list(e, h, ptr, len(buf), byref(n))
+                    if st == ERR_BUFFER_TOO_SMALL and n.value > len(buf):
+                        buf, ptr = self._grow_render(h, max(n.value, 2 * len(buf)))
+                        continue
+                    break
+        finally:
+            self._exit()
+        if st:
+            raise_status(st)
         if _np is None:
-            cap = self._render_cap
-            while True:
-                arr = (cad_render_item * cap)()
-                st = lib.cad_engine_render_list(e, h, arr, cap, byref(n))
-                if st == ERR_BUFFER_TOO_SMALL and n.value > cap:
-                    cap = self._render_cap = max(n.value, 2 * cap)
-                    continue
-                if st:
-                    raise_status(st)
-                return list(arr[:n.value])
-        entry = self._render_cache.get(h)
-        if entry is None:
-            entry = self._grow_render(h, self._render_cap)
-        buf, ptr = entry
-        while True:
-            st = lib.cad_engine_render_list(e, h, ptr, len(buf), byref(n))
-            if st == ERR_BUFFER_TOO_SMALL and n.value > len(buf):
-                buf, ptr = self._grow_render(h, max(n.value, 2 * len(buf)))
-                continue
-            if st:
-                raise_status(st)
-            view = buf[:n.value]
-            return view.copy() if copy else view
+            return list(arr[:n.value])
+        view = buf[:n.value]
+        return view.copy() if copy else view
 
     def _grow_render(self, h: int, cap: int) -> Tuple[Any, Any]:
         buf = _np.zeros(cap, dtype=RENDER_ITEM_DTYPE)
@@ -576,15 +828,36 @@ class Engine:
         cache[h] = (buf, ptr)
         return buf, ptr
 
+    def _components(self, e: int, bkp: Optional[bytes]) -> int:
+        """The component count of key path ``bkp`` (inside a counted call, ``e`` its
+        pointer). C reports it only for a live layer: a scratch layer is created,
+        read and destroyed (no event, no animation; cached per key path)."""
+        k = self._sample_components.get(bkp)  # type: ignore[arg-type]
+        if k is not None:
+            return k
+        out = c_uint64()
+        st = lib.cad_layer_create(e, byref(out))
+        if st:
+            raise_status(st)
+        buf = (c_double * 16)()
+        n = c_int32()
+        st = lib.cad_layer_presentation(e, out.value, bkp, buf, 16, byref(n))
+        try:
+            if st:
+                raise_status(st)  # reads the message before the destroy call below
+        finally:
+            lib.cad_layer_destroy(e, out.value)
+        self._sample_components[bkp] = n.value  # type: ignore[index]
+        return n.value
+
     def sample(self, layers: Union[Sequence[Layer], Sequence[int], Any], keypath: str) -> Any:
         """Presentation values of ``keypath`` for many layers in one C call.
 
         ``layers``: Layer objects, handles, or a numpy array of handles (no per-item
         Python work then) of an integer dtype: uint64, or a signed one without
         negative values. With numpy: a float64 array of shape (n, k), k the key
-        path's component count; without: a list of n tuples.
+        path's component count (also for n = 0); without: a list of n tuples.
         """
-        e = self._p()
         bkp = encode(keypath)
         if _np is not None and isinstance(layers, _np.ndarray) and layers.dtype.kind != "O":
             # Handles are exact 64-bit integers: a float array (which cannot hold them
@@ -595,7 +868,7 @@ class Engine:
             if kind == "i" and layers.size and layers.min() < 0:
                 raise InvalidArgumentError(-2, message="layer handles must lie in [0, 2**64); the array holds negative values")
             harr = _np.ascontiguousarray(layers, dtype=_np.uint64).ravel()
-            hptr = ctypes.cast(harr.ctypes.data, _POINTER_U64)
+            hptr: Any = ctypes.cast(harr.ctypes.data, _POINTER_U64)
             count = int(harr.shape[0])
         else:
             hs = [_layer_handle(l) for l in layers]
@@ -603,27 +876,31 @@ class Engine:
             hptr = (c_uint64 * max(count, 1))(*hs)
         k = self._sample_components.get(bkp, 16)  # type: ignore[arg-type]
         n = c_int32()
-        while True:
-            cap = count * k
-            if _np is not None:
-                out = _np.empty(max(cap, 1), dtype=_np.float64)
-                optr = ctypes.cast(out.ctypes.data, _POINTER_DOUBLE)
-            else:
-                out = (c_double * max(cap, 1))()
-                optr = out
-            st = lib.cad_engine_sample(e, hptr, count, bkp, optr, cap, byref(n))
-            if st == ERR_BUFFER_TOO_SMALL and n.value > cap:
-                k = max(1, -(-n.value // max(count, 1)))
-                continue
+        e = self._enter()
+        try:
+            while True:
+                cap = count * k
+                if _np is not None:
+                    out = _np.empty(max(cap, 1), dtype=_np.float64)
+                    optr = ctypes.cast(out.ctypes.data, _POINTER_DOUBLE)
+                else:
+                    out = (c_double * max(cap, 1))()
+                    optr = out
+                st = lib.cad_engine_sample(e, hptr, count, bkp, optr, cap, byref(n))
+                if st == ERR_BUFFER_TOO_SMALL and n.value > cap:
+                    k = max(1, -(-n.value // max(count, 1)))
+                    continue
+                break
             if st:
                 raise_status(st)
-            break
-        total = n.value
-        if count:
-            k = total // count
-            self._sample_components[bkp] = k  # type: ignore[index]
-        elif bkp not in self._sample_components:
-            k = 0
+            total = n.value
+            if count:
+                k = total // count
+                self._sample_components[bkp] = k  # type: ignore[index]
+            elif _np is not None:
+                k = self._components(e, bkp)  # (0, k): the key path's shape without any layer
+        finally:
+            self._exit()
         if _np is not None:
             res = out[:total].reshape(count, k)
             return res.copy() if out.shape[0] > total else res

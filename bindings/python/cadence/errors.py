@@ -6,7 +6,7 @@ the thread's ``cad_last_error()`` message read right after the failing call.
 """
 from __future__ import annotations
 
-from typing import Dict, Optional, Type
+from typing import Any, Dict, Optional, Tuple, Type
 
 from . import _abi
 
@@ -48,7 +48,7 @@ class CadenceError(Exception):
         self.message = message
         super().__init__(f"{self.name} ({self.status}): {message}" if message else f"{self.name} ({self.status})")
 
-    def __reduce__(self):  # keep exceptions picklable (multiprocessing, pytest-xdist)
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:  # keep exceptions picklable (multiprocessing, pytest-xdist)
         return (type(self), (self.status, self.name, self.message))
 
 
@@ -109,7 +109,7 @@ class ClosedError(InvalidStateError):
     def __init__(self, message: str = "the engine is closed") -> None:
         super().__init__(-7, "CAD_ERR_INVALID_STATE", message)
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
         return (type(self), (self.message,))
 
 
@@ -131,7 +131,7 @@ class MissingFunctionError(NotImplementedError):
 
 #: Exception class per status code.
 ERRORS: Dict[int, Type[CadenceError]] = {
-    cls.code: cls  # type: ignore[misc]
+    cls.code: cls  # type: ignore[misc,unused-ignore]
     for cls in (
         InvalidHandleError,
         InvalidArgumentError,

@@ -2,8 +2,8 @@
 
 Every property of SEMANTICS.md §2 (and the layer timing fields of §3) is an
 attribute under its Core Animation key-path name (``layer.anchorPoint``) and a
-snake_case alias (``layer.anchor_point``); both are generated from
-:data:`PROPERTIES`. Values come back typed (:class:`~cadence.types.Point`,
+snake_case alias (``layer.anchor_point``), declared in the class body with its
+type (checked against :data:`PROPERTIES` at import). Values come back typed (:class:`~cadence.types.Point`,
 :class:`~cadence.types.Rect`, ``bool``, :class:`~cadence.FillMode`...), and any
 key path, including sub-keys, works with item access: ``layer["position.x"]``.
 """
@@ -13,13 +13,13 @@ import numbers
 import operator
 import re
 from ctypes import c_char as ctypes_char
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, HANDLE_RANGE, Value, byref, c_double, c_int32, c_uint64,
-                    check, checked_bool, checked_int, encode, pack, raise_status, unpack)
+from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, HANDLE_RANGE, TypedProperty, Value, byref, c_double, c_int32,
+                    c_uint64, checked_bool, checked_float, checked_int, encode, pack, raise_status, unpack)
 from ._lib import lib
-from .errors import InvalidArgumentError
-from .animation import Animation
+from .errors import ClosedError, InvalidArgumentError
+from .animation import Animation, _no_copy
 from .enums import FillMode
 from .types import Color, Point, Rect, Size, Transform3D
 
@@ -78,7 +78,7 @@ def _conv_out(kind: str) -> Callable[[Any, int], Any]:
         return lambda b, n: b[0] != 0.0
     if kind == "fill":
         return lambda b, n: FillMode(int(b[0]))
-    cls = {"point": Point, "size": Size, "rect": Rect, "color": Color, "transform": Transform3D}[kind]
+    cls: Any = {"point": Point, "size": Size, "rect": Rect, "color": Color, "transform": Transform3D}[kind]
     return lambda b, n: cls._make(b[:n])
 
 
@@ -97,6 +97,68 @@ def _conv_in(kind: str, keypath: str = "value") -> Callable[[Any], Value]:
 _ATTRS: Dict[str, Tuple[bytes, Callable[[Any, int], Any]]] = {}
 
 
+class _LayerProperty(TypedProperty[Any, Any]):
+    """A layer property: the model value of ``keypath`` (``kind`` says its shape)."""
+
+    keypath: str
+    kind: str
+
+
+def _make_property(keypath: str, kind: str) -> Any:
+    bkp = keypath.encode()
+    out = _conv_out(kind)
+    into = _conv_in(kind, keypath)
+    get_fn = lib.cad_layer_get
+
+    def fget(self: "Layer") -> Any:
+        return out(*self._read(get_fn, bkp))
+
+    def fset(self: "Layer", value: Any) -> None:
+        self._write(bkp, into(value))
+
+    prop = _LayerProperty(fget, fset, doc=f"Model value of ``{keypath}`` ({kind}).")
+    prop.keypath = keypath
+    prop.kind = kind
+    return prop
+
+
+# One factory per kind: its return type tells type checkers what the attribute reads
+# (a Point...) and accepts (any sequence of numbers...).
+_Vector = Sequence[float]
+
+
+def _scalar(keypath: str) -> TypedProperty[float, float]:
+    return _make_property(keypath, "scalar")  # type: ignore[no-any-return]
+
+
+def _bool(keypath: str) -> TypedProperty[bool, bool]:  # (numbers are accepted at run time, as in C)
+    return _make_property(keypath, "bool")  # type: ignore[no-any-return]
+
+
+def _point(keypath: str) -> TypedProperty[Point, _Vector]:
+    return _make_property(keypath, "point")  # type: ignore[no-any-return]
+
+
+def _size(keypath: str) -> TypedProperty[Size, _Vector]:
+    return _make_property(keypath, "size")  # type: ignore[no-any-return]
+
+
+def _rect(keypath: str) -> TypedProperty[Rect, _Vector]:
+    return _make_property(keypath, "rect")  # type: ignore[no-any-return]
+
+
+def _color(keypath: str) -> TypedProperty[Color, _Vector]:
+    return _make_property(keypath, "color")  # type: ignore[no-any-return]
+
+
+def _transform(keypath: str) -> TypedProperty[Transform3D, Union[_Vector, Sequence[_Vector]]]:
+    return _make_property(keypath, "transform")  # type: ignore[no-any-return]
+
+
+def _fill(keypath: str) -> TypedProperty[FillMode, Union[FillMode, int, str]]:
+    return _make_property(keypath, "fill")  # type: ignore[no-any-return]
+
+
 class Layer:
     """A layer of an engine: a handle plus its engine.
 
@@ -112,19 +174,54 @@ class Layer:
     #: The property names (key-path spelling); each also has a snake_case alias.
     PROPERTIES: Tuple[str, ...] = tuple(k for k, _ in PROPERTIES)
 
+    # The properties of PROPERTIES (checked below), under both names.
+    position = _point("position")
+    zPosition = z_position = _scalar("zPosition")
+    anchorPoint = anchor_point = _point("anchorPoint")
+    anchorPointZ = anchor_point_z = _scalar("anchorPointZ")
+    bounds = _rect("bounds")
+    frame = _rect("frame")
+    transform = _transform("transform")
+    sublayerTransform = sublayer_transform = _transform("sublayerTransform")
+    opacity = _scalar("opacity")
+    hidden = _bool("hidden")
+    backgroundColor = background_color = _color("backgroundColor")
+    borderColor = border_color = _color("borderColor")
+    borderWidth = border_width = _scalar("borderWidth")
+    cornerRadius = corner_radius = _scalar("cornerRadius")
+    shadowColor = shadow_color = _color("shadowColor")
+    shadowOpacity = shadow_opacity = _scalar("shadowOpacity")
+    shadowOffset = shadow_offset = _size("shadowOffset")
+    shadowRadius = shadow_radius = _scalar("shadowRadius")
+    contentsRect = contents_rect = _rect("contentsRect")
+    masksToBounds = masks_to_bounds = _bool("masksToBounds")
+    doubleSided = double_sided = _bool("doubleSided")
+    beginTime = begin_time = _scalar("beginTime")
+    speed = _scalar("speed")
+    timeOffset = time_offset = _scalar("timeOffset")
+    duration = _scalar("duration")
+    repeatCount = repeat_count = _scalar("repeatCount")
+    repeatDuration = repeat_duration = _scalar("repeatDuration")
+    autoreverses = _bool("autoreverses")
+    fillMode = fill_mode = _fill("fillMode")
+
     def __init__(self, engine: "Engine", handle: Optional[int] = None, **props: Any) -> None:
         self._engine = engine
         if handle is None:
             out = c_uint64()
-            check(lib.cad_layer_create(engine._p(), byref(out)))
+            engine._check(lib.cad_layer_create, byref(out))
             self._handle = out.value
             if props:
                 try:
                     self.configure(**props)
                 except BaseException:
                     # No orphan: a layer whose properties could not be set is destroyed.
-                    if engine._ptr is not None:
-                        lib.cad_layer_destroy(engine._ptr, self._handle)
+                    p = engine._try_enter()
+                    if p is not None:
+                        try:
+                            lib.cad_layer_destroy(p, self._handle)
+                        finally:
+                            engine._exit()
                     raise
         else:
             if props:
@@ -154,6 +251,8 @@ class Layer:
     def __int__(self) -> int:
         return self._handle
 
+    # A Layer's identity (engine, handle) never changes, also after destroy() or
+    # close(): its hash is fixed and equality reflexive.
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Layer):
             return other._handle == self._handle and other._engine is self._engine
@@ -165,35 +264,86 @@ class Layer:
     def __repr__(self) -> str:
         return f"<cadence.Layer handle={self._handle:#x}>"
 
+    def __copy__(self) -> "Layer":
+        """A Layer is a reference: a copy is another reference to the same layer."""
+        return Layer(self._engine, self._handle)
+
+    # A deep copy or a pickle would need a copy of the engine that owns the layer.
+    __deepcopy__ = __reduce_ex__ = __reduce__ = _no_copy
+
     @property
     def alive(self) -> bool:
         """False once the layer was destroyed (or the engine closed)."""
-        if self._engine._ptr is None:
+        eng = self._engine
+        p = eng._try_enter()
+        if p is None:
             return False
         out = c_uint64()
-        return lib.cad_layer_superlayer(self._engine._ptr, self._handle, byref(out)) == 0
+        try:
+            return lib.cad_layer_superlayer(p, self._handle, byref(out)) == 0  # type: ignore[no-any-return]
+        finally:
+            eng._exit()
 
     def destroy(self) -> None:
         """Destroys the layer: detaches it, makes its sublayers roots, stops its
         animations (stop events with finished = False at the next tick)."""
-        check(lib.cad_layer_destroy(self._engine._p(), self._handle))
+        self._engine._check(lib.cad_layer_destroy, self._handle)
 
     # ---- key-path values ---------------------------------------------------------
 
+    # _read and _write are the hot paths: Engine._enter() and _exit() inlined (one
+    # lock acquire/release per call, see Engine "calls in flight").
     def _read(self, fn: Any, keypath: bytes) -> Tuple[Any, int]:
-        p = self._engine._ptr
-        if p is None:
-            self._engine._p()  # raises ClosedError
         buf = _BUF()
         n = c_int32()
-        st = fn(p, self._handle, keypath, buf, _CAP, byref(n))
+        eng = self._engine
+        try:
+            rec = eng._local.calls
+        except AttributeError:
+            rec = eng._calls()
+        lock = eng._lock
+        lock.acquire()
+        try:
+            closing = eng._closing
+            if not closing:
+                rec.n += 1
+        finally:
+            lock.release()
+        if closing:
+            raise ClosedError("the engine is closed")
+        try:
+            st = fn(eng._ptr, self._handle, keypath, buf, _CAP, byref(n))
+        finally:
+            rec.n -= 1
+            if eng._closing:
+                eng._wake()
         if st:
             raise_status(st)
         return buf, n.value
 
     def _write(self, keypath: bytes, value: Value) -> None:
-        buf, n = pack(value)
-        st = lib.cad_layer_set(self._engine._p(), self._handle, keypath, buf, n)
+        buf, n = pack(value, keypath)  # type: ignore[arg-type]
+        eng = self._engine
+        try:
+            rec = eng._local.calls
+        except AttributeError:
+            rec = eng._calls()
+        lock = eng._lock
+        lock.acquire()
+        try:
+            closing = eng._closing
+            if not closing:
+                rec.n += 1
+        finally:
+            lock.release()
+        if closing:
+            raise ClosedError("the engine is closed")
+        try:
+            st = lib.cad_layer_set(eng._ptr, self._handle, keypath, buf, n)
+        finally:
+            rec.n -= 1
+            if eng._closing:
+                eng._wake()
         if st:
             raise_status(st)
 
@@ -231,7 +381,7 @@ class Layer:
         """The model contents id (a host-chosen 64-bit integer, 0 = none). Setting it
         runs a fade transition unless actions are disabled."""
         out = c_uint64()
-        check(lib.cad_layer_get_contents(self._engine._p(), self._handle, byref(out)))
+        self._engine._check(lib.cad_layer_get_contents, self._handle, byref(out))
         return out.value
 
     @contents.setter
@@ -246,41 +396,40 @@ class Layer:
             raise InvalidArgumentError(-2, message=f"contents must be an integer id, got {value!r}") from None
         if not 0 <= v < 2 ** 64:
             raise InvalidArgumentError(-2, message=f"contents must lie in [0, 2**64), got {v}")
-        check(lib.cad_layer_set_contents(self._engine._p(), self._handle, v))
+        self._engine._check(lib.cad_layer_set_contents, self._handle, v)
 
     # ---- tree ------------------------------------------------------------------------
 
     def add_sublayer(self, child: "Layer") -> None:
         """Appends ``child`` (removing it from its old superlayer). Adding an ancestor is
         an :class:`~cadence.InvalidArgumentError`."""
-        check(lib.cad_layer_add_sublayer(self._engine._p(), self._handle, _handle_of(child)))
+        self._engine._check(lib.cad_layer_add_sublayer, self._handle, _handle_of(child))
 
     def insert_sublayer(self, child: "Layer", index: int) -> None:
         """Inserts ``child`` at ``index`` (0 ... count, counted without the child)."""
         # index is an int32_t in C: checked here, as ctypes would wrap 2**32 to 0.
-        check(lib.cad_layer_insert_sublayer(self._engine._p(), self._handle, _handle_of(child),
-                                            checked_int(index, "index")))
+        self._engine._check(lib.cad_layer_insert_sublayer, self._handle, _handle_of(child),
+                            checked_int(index, "index"))
 
     def remove_from_superlayer(self) -> None:
         """Detaches the layer from its superlayer (no-op for a root)."""
-        check(lib.cad_layer_remove_from_superlayer(self._engine._p(), self._handle))
+        self._engine._check(lib.cad_layer_remove_from_superlayer, self._handle)
 
     @property
     def superlayer(self) -> Optional["Layer"]:
         """The superlayer, None for a root."""
         out = c_uint64()
-        check(lib.cad_layer_superlayer(self._engine._p(), self._handle, byref(out)))
+        self._engine._check(lib.cad_layer_superlayer, self._handle, byref(out))
         return Layer(self._engine, out.value) if out.value else None
 
     @property
     def sublayers(self) -> List["Layer"]:
         """The sublayers in order (a new list)."""
-        e = self._engine._p()
         cap = 16
         n = c_int32()
         while True:
             buf = (c_uint64 * cap)()
-            st = lib.cad_layer_sublayers(e, self._handle, buf, cap, byref(n))
+            st = self._engine._call(lib.cad_layer_sublayers, self._handle, buf, cap, byref(n))
             if st == ERR_BUFFER_TOO_SMALL and n.value > cap:
                 cap = n.value
                 continue
@@ -302,52 +451,58 @@ class Layer:
         if animation._engine is not self._engine:
             raise ValueError("the animation belongs to another engine")
         animation._p()  # a closed animation (handle 0) raises ClosedError
-        check(lib.cad_layer_add_animation(self._engine._p(), self._handle, animation._handle, encode(key)))
+        self._engine._check(lib.cad_layer_add_animation, self._handle, animation._handle, encode(key))
         # The attached copy carries the description's callback: keep it registered
         # until that copy's stop event (SEMANTICS.md §11: exactly one per copy).
         self._engine._callback_copied(animation._cb_uid)
 
     def remove_animation(self, key: str) -> None:
         """Removes the animation under ``key`` (:class:`~cadence.NotFoundError` if none)."""
-        check(lib.cad_layer_remove_animation(self._engine._p(), self._handle, encode(key)))
+        self._engine._check(lib.cad_layer_remove_animation, self._handle, encode(key))
 
     def remove_all_animations(self) -> None:
         """Removes every animation of the layer."""
-        check(lib.cad_layer_remove_all_animations(self._engine._p(), self._handle))
+        self._engine._check(lib.cad_layer_remove_all_animations, self._handle)
 
     @property
     def animation_count(self) -> int:
         """Number of attached animations."""
         out = c_int32()
-        check(lib.cad_layer_animation_count(self._engine._p(), self._handle, byref(out)))
+        self._engine._check(lib.cad_layer_animation_count, self._handle, byref(out))
         return out.value
 
     def animation_keys(self) -> List[str]:
         """The keys of the attached animations, in add order."""
-        e = self._engine._p()
+        eng = self._engine
         count = c_int32()
-        check(lib.cad_layer_animation_count(e, self._handle, byref(count)))
         keys: List[str] = []
         cap = 64
         buf = (ctypes_char * cap)()
         n = c_int32()
         i = 0
-        while i < count.value:
-            st = lib.cad_layer_animation_key_at(e, self._handle, i, buf, cap, byref(n))
-            if st == ERR_BUFFER_TOO_SMALL and n.value > cap:
-                cap = n.value
-                buf = (ctypes_char * cap)()
-                continue
-            if st:
-                raise_status(st)
-            keys.append(buf.raw[:n.value].decode("utf-8", "replace"))
-            i += 1
+        e = eng._enter()  # one call in flight for the count and the keys
+        try:
+            st = lib.cad_layer_animation_count(e, self._handle, byref(count))
+            while not st and i < count.value:
+                st = lib.cad_layer_animation_key_at(e, self._handle, i, buf, cap, byref(n))
+                if st == ERR_BUFFER_TOO_SMALL and n.value > cap:
+                    cap = n.value
+                    buf = (ctypes_char * cap)()
+                    st = 0
+                    continue
+                if not st:
+                    keys.append(buf.raw[:n.value].decode("utf-8", "replace"))
+                    i += 1
+        finally:
+            eng._exit()
+        if st:
+            raise_status(st)
         return keys
 
     def animation_for_key(self, key: str) -> Optional[Animation]:
         """A read-only view of the attached copy under ``key``, or None."""
         out = c_uint64()
-        st = lib.cad_layer_animation_for_key(self._engine._p(), self._handle, encode(key), byref(out))
+        st = self._engine._call(lib.cad_layer_animation_for_key, self._handle, encode(key), byref(out))
         if st == ERR_NOT_FOUND:
             return None
         if st:
@@ -367,7 +522,7 @@ class Layer:
         if animation is not None:
             animation._p()
             h = animation._handle
-        check(lib.cad_layer_set_action(self._engine._p(), self._handle, encode(key), h))
+        self._engine._check(lib.cad_layer_set_action, self._handle, encode(key), h)
         if animation is not None:
             # Every change of ``key`` makes a new copy with the action's callback, and
             # those copies cannot be counted from here: keep that callback for the
@@ -376,13 +531,14 @@ class Layer:
 
     def clear_action(self, key: str) -> None:
         """Returns ``key`` to its default action."""
-        check(lib.cad_layer_clear_action(self._engine._p(), self._handle, encode(key)))
+        self._engine._check(lib.cad_layer_clear_action, self._handle, encode(key))
 
     def _no_getter(self) -> bool:
         raise AttributeError("actions_enabled is write-only (the C API has no getter)")
 
     def _set_actions_enabled(self, enabled: bool) -> None:
-        check(lib.cad_layer_set_actions_enabled(self._engine._p(), self._handle, 1 if enabled else 0))
+        flag = 1 if checked_bool(enabled, "actions_enabled") else 0
+        self._engine._check(lib.cad_layer_set_actions_enabled, self._handle, flag)
 
     actions_enabled = property(_no_getter, _set_actions_enabled,
                                doc="Write-only: False disables implicit actions for this layer.")
@@ -391,29 +547,31 @@ class Layer:
 
     def convert_time(self, t: float, to: Optional["Layer"] = None) -> float:
         """Converts ``t`` from this layer's local time to ``to``'s (None = global time)."""
+        t = checked_float(t, "t")
         out = c_double()
-        check(lib.cad_layer_convert_time(self._engine._p(), t, self._handle, _handle_of(to), byref(out)))
+        self._engine._check(lib.cad_layer_convert_time, t, self._handle, _handle_of(to), byref(out))
         return out.value
 
     def convert_time_from(self, t: float, from_: Optional["Layer"] = None) -> float:
         """Converts ``t`` from ``from_``'s local time (None = global) to this layer's."""
+        t = checked_float(t, "t")
         out = c_double()
-        check(lib.cad_layer_convert_time(self._engine._p(), t, _handle_of(from_), self._handle, byref(out)))
+        self._engine._check(lib.cad_layer_convert_time, t, _handle_of(from_), self._handle, byref(out))
         return out.value
 
     def pause(self) -> None:
         """The pause idiom of SEMANTICS.md §3.5: freezes the layer and its subtree."""
         t = self.convert_time_from(self._engine.now)
-        self.speed = 0.0  # type: ignore[attr-defined]
-        self.timeOffset = t  # type: ignore[attr-defined]
+        self.speed = 0.0
+        self.timeOffset = t
 
     def resume(self) -> None:
         """The resume idiom of SEMANTICS.md §3.5: continues where :meth:`pause` stopped."""
-        p = self.timeOffset  # type: ignore[attr-defined]
-        self.speed = 1.0  # type: ignore[attr-defined]
-        self.timeOffset = 0.0  # type: ignore[attr-defined]
-        self.beginTime = 0.0  # type: ignore[attr-defined]
-        self.beginTime = self.convert_time_from(self._engine.now) - p  # type: ignore[attr-defined]
+        p = self.timeOffset
+        self.speed = 1.0
+        self.timeOffset = 0.0
+        self.beginTime = 0.0
+        self.beginTime = self.convert_time_from(self._engine.now) - p
 
 
 
@@ -432,29 +590,24 @@ def _handle_of(layer: Optional[Union[Layer, int]]) -> int:
     return _layer_handle(layer)
 
 
-def _make_property(keypath: str, kind: str) -> property:
-    bkp = keypath.encode()
-    out = _conv_out(kind)
-    into = _conv_in(kind, keypath)
-    get_fn = lib.cad_layer_get
+def _check_properties() -> None:
+    """The class body declares exactly PROPERTIES, each under its key path and its
+    snake_case name (one property object), with the right kind."""
+    declared = {name: v for name, v in vars(Layer).items() if isinstance(v, _LayerProperty)}
+    expected = set()
+    for kp, kind in PROPERTIES:
+        prop = declared.get(kp)
+        if prop is None or prop.keypath != kp or prop.kind != kind or declared.get(snake_case(kp)) is not prop:
+            raise AssertionError(f"cadence.Layer: property {kp!r} ({kind}) is not declared as in PROPERTIES")
+        expected |= {kp, snake_case(kp)}
+    if set(declared) != expected:
+        raise AssertionError(f"cadence.Layer: properties not in PROPERTIES: {sorted(set(declared) - expected)}")
 
-    def fget(self: Layer) -> Any:
-        return out(*self._read(get_fn, bkp))
 
-    def fset(self: Layer, value: Any) -> None:
-        self._write(bkp, into(value))
-
-    return property(fget, fset, doc=f"Model value of ``{keypath}`` ({kind}).")
-
-
+_check_properties()
 for _kp, _kind in PROPERTIES:
-    _prop = _make_property(_kp, _kind)
     _ATTRS[_kp] = (_kp.encode(), _conv_out(_kind))
-    setattr(Layer, _kp, _prop)
-    _snake = snake_case(_kp)
-    if _snake != _kp:
-        _ATTRS[_snake] = _ATTRS[_kp]
-        setattr(Layer, _snake, _prop)
+    _ATTRS[snake_case(_kp)] = _ATTRS[_kp]
 
 
 class PresentationLayer:
@@ -465,6 +618,7 @@ class PresentationLayer:
     """
 
     __slots__ = ("_layer",)
+    _layer: Layer
 
     def __init__(self, layer: Layer) -> None:
         object.__setattr__(self, "_layer", layer)
@@ -483,11 +637,11 @@ class PresentationLayer:
 
     @property
     def contents(self) -> int:
-        """The presented contents id. The C API reads presentation values as doubles,
-        so this is exact up to 2**53 only; ``layer.contents`` (the model value) is
-        exact for full 64-bit ids."""
-        buf, _ = self._layer._read(lib.cad_layer_presentation, b"contents")
-        return int(buf[0])
+        """The presented contents id, all 64 bits (``cad_layer_presentation_contents``;
+        ``presentation_layer["contents"]`` is a float, exact up to 2**53 only)."""
+        out = c_uint64()
+        self._layer._engine._check(lib.cad_layer_presentation_contents, self._layer._handle, byref(out))
+        return out.value
 
     def __getitem__(self, keypath: str) -> Union[float, Tuple[float, ...]]:
         return self._layer.presentation(keypath)
@@ -497,6 +651,11 @@ class PresentationLayer:
 
     def __dir__(self) -> List[str]:
         return sorted(set(_ATTRS) | {"contents", "model_layer"})
+
+    def __copy__(self) -> "PresentationLayer":
+        return PresentationLayer(self._layer)
+
+    __deepcopy__ = __reduce_ex__ = __reduce__ = _no_copy
 
     def __repr__(self) -> str:
         return f"<cadence.PresentationLayer of {self._layer!r}>"

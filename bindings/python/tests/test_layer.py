@@ -59,6 +59,16 @@ def test_defaults(engine, name):
     assert raw == (float(exp) if not isinstance(exp, tuple) else exp)
 
 
+def test_presented_contents_keeps_all_64_bits(engine):
+    # 2**64 - 1 and an odd id above 2**53: a double would round both.
+    l = engine.create_layer()
+    l.actions_enabled = False
+    for cid in (2 ** 64 - 1, 0x9E3779B97F4A7C15):
+        l.contents = cid
+        assert l.presentation_layer.contents == cid
+    assert l.presentation_layer["contents"] == float(0x9E3779B97F4A7C15)   # the float read rounds
+
+
 def test_contents_default_and_round_trip(engine):
     l = engine.create_layer()
     assert l.contents == 0

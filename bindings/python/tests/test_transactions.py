@@ -254,3 +254,51 @@ def test_keyframe_outside_a_transaction_fails(engine):
     with pytest.raises(cadence.InvalidStateError):
         with engine.keyframe(0, 1):
             pass
+
+
+def test_transaction_object_stops_working_when_its_block_ends(engine, layer):
+    # The audit's case: `inner` used after its block set the enclosing block's duration.
+    with engine.transaction(duration=3.0, timing_function="linear") as outer:
+        with engine.transaction() as inner:
+            pass
+        with pytest.raises(cadence.InvalidStateError):
+            inner.set_duration(0.5)
+        layer.opacity = 0.0
+    engine.tick(0.75)
+    # outer's 3 s linear fade, untouched: 1 - 0.75 / 3
+    assert layer.presentation("opacity") == approx(0.75)
+    for tx in (inner, outer):
+        with pytest.raises(cadence.InvalidStateError):
+            tx.set_duration(1.0)
+        with pytest.raises(cadence.InvalidStateError):
+            tx.set_timing_function("easeIn")
+        with pytest.raises(cadence.InvalidStateError):
+            tx.set_disable_actions(True)
+        with pytest.raises(cadence.InvalidStateError):
+            tx.set_completion(lambda: None)
+        with pytest.raises(cadence.InvalidStateError):
+            with tx.keyframe(0, 1):
+                pass
+    assert engine.transaction_id == 0
+    # also after a block that ended with an exception, and for animate() blocks
+    with pytest.raises(LookupError):
+        with engine.animate(duration=1.0) as failed:
+            raise LookupError
+    with engine.transaction():
+        with pytest.raises(cadence.InvalidStateError):
+            failed.set_duration(2.0)
+
+
+def test_transaction_object_configures_only_its_own_transaction(engine, layer):
+    # While a nested block is open, the outer object would configure the nested one.
+    with engine.transaction(duration=2.0, timing_function="linear") as outer:
+        with engine.transaction(timing_function="linear") as inner:
+            with pytest.raises(cadence.InvalidStateError):
+                outer.set_duration(0.5)
+            inner.set_duration(1.0)
+            layer["position.x"] = 10.0
+        outer.set_duration(4.0)  # its own again
+        layer.opacity = 0.0
+    engine.tick(0.5)
+    assert layer.presentation("position.x") == approx(5.0)  # inner: 1 s
+    assert layer.presentation("opacity") == approx(0.875)   # outer: 4 s
