@@ -416,7 +416,7 @@ let maxDistinctSegmentCurves = 1024
         let bytes = Array(key.utf8)
         guard bytes.count + 1 <= Int(cap), let buf else {
             len_out?.pointee = Int32(clamping: bytes.count + 1)
-            throw CadenceError(.bufferTooSmall, "the key needs \(bytes.count + 1) bytes with its NUL; cap is \(cap)", needed: bytes.count + 1)
+            throw CadenceError(.bufferTooSmall, "the key needs more bytes than cap (with its NUL; the count needed is in *len_out)", needed: bytes.count + 1)
         }
         for (k, b) in bytes.enumerated() { buf[k] = CChar(bitPattern: b) }
         buf[bytes.count] = 0

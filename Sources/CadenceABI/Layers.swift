@@ -50,7 +50,7 @@ import CadenceCore
         let n = try en.sublayerCount(of: l)
         if n > Int(cap) {
             n_out?.pointee = Int32(n)
-            throw CadenceError(.bufferTooSmall, "layer has \(n) sublayers; cap is \(cap)", needed: n)
+            throw CadenceError(.bufferTooSmall, "the layer has more sublayers than cap (the count needed is in *n_out)", needed: n)
         }
         for k in 0..<n { out?[k] = try en.sublayer(of: l, at: k) }
         n_out?.pointee = Int32(n)

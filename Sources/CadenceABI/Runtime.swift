@@ -304,7 +304,8 @@ func writeValue(_ v: ValueBuffer, _ out: UnsafeMutablePointer<Double>?, _ cap: I
     let n = v.count
     if Int(cap) < n {
         nOut?.pointee = Int32(n)
-        throw CadenceError(.bufferTooSmall, "the value has \(n) component(s); cap is \(cap)", needed: n)
+        // A literal message: hosts may size a read this way every frame (no allocation).
+        throw CadenceError(.bufferTooSmall, "the value has more components than cap (the count needed is in *n_out)", needed: n)
     }
     if let out { for k in 0..<n { out[k] = v[k] } }
     nOut?.pointee = Int32(n)

@@ -52,6 +52,28 @@ public struct ValueBuffer: Sendable, Equatable {
 
     public init(_ values: Double...) { self.init(values) }
 
+    // Fixed arities without the variadic form's array (reads must not allocate).
+    @inline(__always)
+    public init(_ a: Double) {
+        storage = .zero
+        storage[0] = a
+        count = 1
+    }
+
+    @inline(__always)
+    public init(_ a: Double, _ b: Double) {
+        storage = .zero
+        storage[0] = a; storage[1] = b
+        count = 2
+    }
+
+    @inline(__always)
+    public init(_ a: Double, _ b: Double, _ c: Double, _ d: Double) {
+        storage = .zero
+        storage[0] = a; storage[1] = b; storage[2] = c; storage[3] = d
+        count = 4
+    }
+
     public init(_ span: Span<Double>) {
         storage = .zero
         let n = min(span.count, ValueBuffer.maxComponents)

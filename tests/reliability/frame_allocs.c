@@ -7,7 +7,8 @@
  * cad_engine_tick again (a nested tick, whose own callbacks run inside the
  * outer ones). After a warm-up, every frame's cad_engine_tick +
  * cad_engine_render_list + event drain (callbacks and what they call
- * included) must make no heap allocation. Counted by interposing malloc and
+ * included) + batch and single reads of some key paths (frame, derived from
+ * several properties, included) must make no heap allocation. Counted by interposing malloc and
  * friends (benchmarks/c/alloc_count.c).
  *
  * Usage: frame_allocs (release library: ASan has its own allocator).
@@ -99,6 +100,9 @@ int main(void) {
     cad_render_item *items = calloc((size_t)cap, sizeof *items);
     REL_CHECK(items, "out of memory");
     cad_event ev;
+    double *samples = calloc((size_t)4 * N_LAYERS, sizeof *samples);
+    double one[4];
+    REL_CHECK(samples, "out of memory");
     uint64_t total = 0, worst = 0;
     int frames_with = 0, first_bad = -1;
     uint64_t stops_warm = 0, starts_warm = 0;
@@ -112,6 +116,17 @@ int main(void) {
         int32_t n = 0;
         REL_OK(cad_engine_render_list(e, h->layers[0], items, cap, &n));
         while (cad_engine_poll_event(e, &ev) == CAD_OK) {}
+        /* reads a host makes per frame: batch and single, derived keys (frame) too */
+        for (int k = 0; k < 4; k++) {
+            static const char *const keys[4] = {"frame", "position", "transform.rotation.z", "opacity"};
+            int32_t m = 0;
+            REL_OK(cad_engine_sample(e, h->layers, N_LAYERS, keys[k], samples, 4 * N_LAYERS, &m));
+            REL_OK(cad_layer_presentation(e, h->layers[1 + f % (N_LAYERS - 1)], keys[k], one, 4, &m));
+            REL_OK(cad_layer_get(e, h->layers[1 + f % (N_LAYERS - 1)], keys[k], one, 4, &m));
+            /* sizing a read (cap 0): the error path allocates nothing either */
+            REL_CHECK(cad_layer_presentation(e, h->layers[1], keys[k], NULL, 0, &m) == CAD_ERR_BUFFER_TOO_SMALL,
+                      "size query of %s", keys[k]);
+        }
         if (counted) alloc_count_arm(0);
         uint64_t d = alloc_count_total() - a0;
         REL_CHECK(n == N_LAYERS, "render list has %d items, expected %d", n, N_LAYERS);
@@ -138,5 +153,6 @@ int main(void) {
     REL_CHECK(total == 0, "warm frames allocated");
     cad_engine_destroy(e);
     free(items);
+    free(samples);
     return 0;
 }
