@@ -230,6 +230,37 @@ extension Engine {
         return c
     }
 
+    /// §5.1's "none" row inside groups: a basic or spring child without from,
+    /// to and by starts from the presentation value of its key path when the
+    /// group is added, or — for an action — from `captured`, read before the
+    /// change (`noneChildValues`, the same depth-first order).
+    func captureNoneChildren(_ c: inout CompiledAnimation, layer l: Int, captured: [ValueBuffer], next: inout Int) {
+        for k in c.children.indices {
+            let kind = c.children[k].item.kind
+            if c.children[k].item.mode == .none && (kind == .basic || kind == .spring) {
+                c.children[k].from = next < captured.count ? captured[next]
+                    : readPresentation(l, c.children[k].item.access, Int(c.children[k].item.components))
+                next += 1
+            }
+            if !c.children[k].children.isEmpty {
+                captureNoneChildren(&c.children[k], layer: l, captured: captured, next: &next)
+            }
+        }
+    }
+
+    /// The on-screen values `captureNoneChildren` takes for a group's children
+    /// without from, to and by, read now (before a change runs the group as an
+    /// action), depth-first.
+    func noneChildValues(_ s: AnimationSpec, layer l: Int, into out: inout [ValueBuffer]) {
+        for child in s.children {
+            if child.kind == .basic || child.kind == .spring, child.from == nil, child.to == nil, child.by == nil,
+               let t = child.target {
+                out.append(read(pres, contents: presContents[l], layer: l, t))
+            }
+            if child.kind == .group { noneChildValues(child, layer: l, into: &out) }
+        }
+    }
+
     static func describe(_ e: any Error) -> String {
         if let k = e as? KeyframeError {
             switch k {
@@ -266,6 +297,7 @@ extension Engine {
 
     @discardableResult
     func attach(layer l: Int, spec: AnimationSpec, key rawKey: String?, captured: ValueBuffer?,
+                         capturedChildren: [ValueBuffer] = [],
                          defaultDuration: Double = 0.25, delay: Double = 0, register: Bool = true) throws(CadenceError) -> Int {
         try spec.validateForAdd()
         var compiled = try compile(spec, defaultDuration: defaultDuration)
@@ -286,6 +318,10 @@ extension Engine {
         ensurePresentation(l)
         if compiled.item.mode == .none, spec.kind == .basic || spec.kind == .spring {
             compiled.from = captured ?? readPresentation(l, compiled.item.access, Int(compiled.item.components))
+        }
+        if !compiled.children.isEmpty {
+            var next = 0
+            captureNoneChildren(&compiled, layer: l, captured: capturedChildren, next: &next)
         }
 
         // Resolve beginTime (§3.4); inside an open transaction it resolves at commit.

@@ -135,7 +135,10 @@ extension Engine {
 
     // MARK: one animation
 
-    func evaluateInstance(_ i: Int, layer l: Int, parentTime tp: Double, topLevel: Bool, events: Bool, acc: inout LayerAccum) {
+    /// `held`: the instance is a child of a group held at its end (the group
+    /// is past its active duration and fills forwards).
+    func evaluateInstance(_ i: Int, layer l: Int, parentTime tp: Double, topLevel: Bool, events: Bool,
+                          held: Bool = false, acc: inout LayerAccum) {
         // Fields are read in place (no copy of the instance record).
         let awaiting = inst.items[i].awaitingCommit
         let s = inst.items[i].timing.sampleInline(parentTime: awaiting ? inst.items[i].timing.beginTime : tp)
@@ -144,6 +147,11 @@ extension Engine {
         }
         var effect = s.hasEffect
         if topLevel && s.phase == .after && inst.items[i].removedOnCompletion { effect = false }
+        // A group held at its end holds the children that end with it: a child
+        // sampled exactly at its own end shows its end value whatever its fill
+        // mode (fill on the group alone keeps the final state, as in Core
+        // Animation). A child that ended earlier keeps what its own fill keeps.
+        if held && !effect && s.phase == .after && !(s.activeTime > inst.items[i].timing.activeDuration) { effect = true }
         let kind = inst.items[i].kind
         if kind == .transition {
             inst.extras[i].transition?.visible = effect
@@ -167,7 +175,8 @@ extension Engine {
             var c = inst.items[i].firstChild
             while c >= 0 {
                 let next = inst.items[Int(c)].next
-                evaluateInstance(Int(c), layer: l, parentTime: childTime, topLevel: false, events: false, acc: &acc)
+                evaluateInstance(Int(c), layer: l, parentTime: childTime, topLevel: false, events: false,
+                                 held: s.phase == .after, acc: &acc)
                 c = next
             }
         case .transition:

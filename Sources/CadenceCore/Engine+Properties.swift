@@ -176,6 +176,7 @@ extension Engine {
         guard let prop = t.property else { return }
         let plan = t.animatable ? actionPlan(l, key: actionKey) : .none
         var captured: ValueBuffer?
+        var capturedChildren: [ValueBuffer] = []
         if case .none = plan {} else {
             ensurePresentation(l)
             // The on-screen value of what the action animates: a set action may
@@ -185,6 +186,9 @@ extension Engine {
             var captureTarget = t
             if case let .spec(s) = plan, s.kind != .transition, tx.keyframeWindow == nil, let st = s.target { captureTarget = st }
             captured = read(pres, contents: presContents[l], layer: l, captureTarget)
+            if case let .spec(s) = plan, s.kind == .group, tx.keyframeWindow == nil {
+                noneChildValues(s, layer: l, into: &capturedChildren)
+            }
         }
         if case let .spec(s) = plan, s.kind == .transition {
             var spec = s
@@ -207,7 +211,8 @@ extension Engine {
         case let .spec(s):
             var spec = s
             applyTransactionDefaults(&spec)
-            _ = try? attach(layer: l, spec: spec, key: actionKey, captured: captured, defaultDuration: tx.duration, delay: tx.delay)
+            _ = try? attach(layer: l, spec: spec, key: actionKey, captured: captured, capturedChildren: capturedChildren,
+                            defaultDuration: tx.duration, delay: tx.delay)
         }
     }
 

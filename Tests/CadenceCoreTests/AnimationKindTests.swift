@@ -457,6 +457,40 @@ struct AnimationKindTests {
         #expect(r.pres(m, "transform") == k)
     }
 
+    /// A group that fills forwards holds its children's end values: a child
+    /// ending with the group (default timing: the group's duration) shows its
+    /// end value after the group ends, whatever its own fill (fill on the
+    /// group alone keeps the final state, Core Animation's idiom; it showed the
+    /// model value). A child that ended earlier keeps what its own fill keeps
+    /// (removed: the model value). Nested groups likewise.
+    @Test("a group filling forwards holds the children that end with it")
+    func groupFillHoldsChildren() throws {
+        var r = Rig()
+        let l = r.layer(["opacity": [0], "cornerRadius": [0], "zPosition": [0]])
+        func group(_ children: [AnimationSpec], fill: Bool) throws -> AnimationSpec {
+            var g = try AnimationSpec(kind: .group, keyPath: nil)
+            try g.setChildren(children)
+            g.timing.duration = 1
+            if fill { g.timing.fillMode = .forwards; g.removedOnCompletion = false }
+            return g
+        }
+        let full = r.basic("opacity", from: [0.2], to: [0.8], duration: 0)        // the group's 1 s
+        let short = r.basic("cornerRadius", from: [2], to: [4], duration: 0.5)    // ends at 0.5, fill removed
+        let nested = try group([r.basic("zPosition", from: [1], to: [3], duration: 0)], fill: false)
+        r.add(l, try group([full, short, nested], fill: true), key: "g")
+        r.tick(0.75)
+        #expect(r.pres1(l, "cornerRadius") == 0)        // the short child has ended: the model
+        r.tick(1.5)
+        #expect(r.pres1(l, "opacity") == 0.8)
+        #expect(r.pres1(l, "zPosition") == 3)
+        #expect(r.pres1(l, "cornerRadius") == 0)
+        // Without the group's fill, nothing is held.
+        let m = r.layer(["opacity": [0]])
+        r.add(m, try group([full], fill: false), key: "g")
+        r.tick(3)
+        #expect(r.pres1(m, "opacity") == 0)
+    }
+
     /// Every item of a picture carries its flag (docs/decisions.md), also a
     /// nested transition's outgoing picture inside another's incoming one.
     @Test("a nested transition's outgoing picture inside an incoming picture carries both flags")

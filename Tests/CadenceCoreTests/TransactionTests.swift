@@ -289,6 +289,57 @@ struct TransactionTests {
         #expect(try r.e.presentationContents(layer: l) == 0x9E37_79B9_7F4A_7C15)
     }
 
+    /// §5.1 "none" row: an animation without from, to and by runs from the
+    /// presentation value captured when it is added to the underlying value —
+    /// inside a group too. Opacity 0.2 (model), a 1 s linear child with no
+    /// endpoints in a 1 s group added at 1: 0.2 + (0.2 − 0.2)·e = 0.2 throughout
+    /// (was 0 + 0.2·e: the child started from 0). position (50, 60) in a
+    /// nested group likewise stays (50, 60).
+    @Test("group children without from, to and by start from the captured presentation value")
+    func groupNoneChildren() throws {
+        var r = Rig(tick: 0)
+        let l = settled(&r, ["opacity": [0.2], "position": [50, 60]])
+        r.tick(1)
+        func linear(_ k: String) -> AnimationSpec {
+            r.basic(k, duration: 1) { s in s.setTimingCurve(.linear) }
+        }
+        var inner = try AnimationSpec(kind: .group, keyPath: nil)
+        try inner.setChildren([linear("position")])
+        inner.timing.duration = 1
+        var g = try AnimationSpec(kind: .group, keyPath: nil)
+        try g.setChildren([linear("opacity"), inner])
+        g.timing.duration = 1
+        g.setTimingCurve(.linear)
+        r.add(l, g, key: "g")
+        r.tick(1.5)
+        #expect(r.pres1(l, "opacity") == 0.2)
+        #expect(r.pres(l, "position") == [50, 60])
+    }
+
+    /// The same child in a group set as the action of opacity: at the change
+    /// from 0.2 to 1 (t = 1) it runs from the on-screen 0.2 to the new model
+    /// value 1 over 1 s, linear: 0.6 at 1.5 (was 0.5: from 0), as the child
+    /// set as the action by itself does.
+    @Test("a group action's children without endpoints start from the on-screen value before the change")
+    func groupActionNoneChildren() throws {
+        var r = Rig(tick: 0)
+        let l = settled(&r, ["opacity": [0.2]])
+        let m = settled(&r, ["opacity": [0.2]])
+        r.tick(1)
+        let child = r.basic("opacity", duration: 1) { s in s.setTimingCurve(.linear) }
+        var g = try AnimationSpec(kind: .group, keyPath: nil)
+        try g.setChildren([child])
+        g.timing.duration = 1
+        g.setTimingCurve(.linear)
+        try r.e.setAction(layer: l, key: "opacity", animation: try r.e.storeSpec(g))
+        try r.e.setAction(layer: m, key: "opacity", animation: try r.e.storeSpec(child))
+        try r.e.set(layer: l, "opacity", [1])
+        try r.e.set(layer: m, "opacity", [1])
+        r.tick(1.5)
+        #expect(near(r.pres1(l, "opacity"), 0.6, 1e-12))
+        #expect(near(r.pres1(m, "opacity"), 0.6, 1e-12))
+    }
+
     @Test("UIKit-style block: delay, repeat and autoreverse apply to each change")
     func block() {
         var r = Rig(tick: 0)
