@@ -135,23 +135,33 @@ extension Engine {
 
     // MARK: one animation
 
-    /// `held`: the instance is a child of a group held at its end (the group
-    /// is past its active duration and fills forwards).
+    /// `held`: the instance is a child of a group whose progress is exactly 1
+    /// (its end, held by a forwards fill; the turning point of autoreverses; a
+    /// timing function that reaches 1 early): the children's parent time is the
+    /// group's duration.
     func evaluateInstance(_ i: Int, layer l: Int, parentTime tp: Double, topLevel: Bool, events: Bool,
                           held: Bool = false, acc: inout LayerAccum) {
         // Fields are read in place (no copy of the instance record).
         let awaiting = inst.items[i].awaitingCommit
-        let s = inst.items[i].timing.sampleInline(parentTime: awaiting ? inst.items[i].timing.beginTime : tp)
+        var s = inst.items[i].timing.sampleInline(parentTime: awaiting ? inst.items[i].timing.beginTime : tp)
         if topLevel && events && !awaiting && (!inst.items[i].started || (s.phase == .after && !inst.items[i].finished)) {
             updateEvents(i, s, layer: l)
         }
         var effect = s.hasEffect
         if topLevel && s.phase == .after && inst.items[i].removedOnCompletion { effect = false }
-        // A group held at its end holds the children that end with it: a child
-        // sampled exactly at its own end shows its end value whatever its fill
-        // mode (fill on the group alone keeps the final state, as in Core
-        // Animation). A child that ended earlier keeps what its own fill keeps.
-        if held && !effect && s.phase == .after && !(s.activeTime > inst.items[i].timing.activeDuration) { effect = true }
+        // A group at its end holds the children that end with it: a child whose
+        // active duration ends where the group's time is (within the 1e-12
+        // snap of cycle counts: 2/3 + 1/3 is the group's 1) shows its exact end
+        // value whatever its fill mode (fill on the group alone keeps the final
+        // state, as in Core Animation). A child that ended earlier keeps what
+        // its own fill keeps.
+        if held {
+            let d = inst.items[i].timing.activeDuration
+            if abs(s.activeTime - d) <= 1e-12 * max(1, d) {
+                s = inst.items[i].timing.endSample(activeTime: s.activeTime)
+                effect = true
+            }
+        }
         let kind = inst.items[i].kind
         if kind == .transition {
             inst.extras[i].transition?.visible = effect
@@ -176,7 +186,7 @@ extension Engine {
             while c >= 0 {
                 let next = inst.items[Int(c)].next
                 evaluateInstance(Int(c), layer: l, parentTime: childTime, topLevel: false, events: false,
-                                 held: s.phase == .after, acc: &acc)
+                                 held: e == 1, acc: &acc)
                 c = next
             }
         case .transition:

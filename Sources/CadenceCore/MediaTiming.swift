@@ -192,12 +192,7 @@ public struct ResolvedTiming: Sendable, Equatable {
             t = wrap(timeOffset)
         } else if a >= D {            // never true for D = +inf
             // The end samples t = D exactly (not wrapped to 0).
-            var u = endCycleTime
-            if autoreverses && u > simpleDuration { u = 2 * simpleDuration - u }
-            var p = u / simpleDuration
-            if !(p >= 0) { p = 0 } else if p > 1 { p = 1 }
-            return TimingSample(phase: .after, hasEffect: fillMode.fillsForwards, activeTime: a,
-                                iteration: endIteration, cycleTime: u, progress: p)
+            return endSample(activeTime: a)
         } else {
             phase = .active
             effect = true
@@ -205,6 +200,18 @@ public struct ResolvedTiming: Sendable, Equatable {
         }
         let (i, u, p) = cyclePosition(t)
         return TimingSample(phase: phase, hasEffect: effect, activeTime: a, iteration: i, cycleTime: u, progress: p)
+    }
+
+    /// The sample at the end of the active duration (§3.3's end value, from
+    /// the exact end fields), reporting `a` as the active time.
+    @inline(__always)
+    func endSample(activeTime a: Double) -> TimingSample {
+        var u = endCycleTime
+        if autoreverses && u > simpleDuration { u = 2 * simpleDuration - u }
+        var p = u / simpleDuration
+        if !(p >= 0) { p = 0 } else if p > 1 { p = 1 }
+        return TimingSample(phase: .after, hasEffect: fillMode.fillsForwards, activeTime: a,
+                            iteration: endIteration, cycleTime: u, progress: p)
     }
 
     /// `t mod D` when timeOffset ≠ 0 and D is finite (positive modulo).

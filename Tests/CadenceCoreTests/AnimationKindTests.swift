@@ -491,6 +491,45 @@ struct AnimationKindTests {
         #expect(r.pres1(m, "opacity") == 0)
     }
 
+    /// Children that end with the group up to a rounding are held at their
+    /// exact end: "thirds" (beginTime 2/3, duration 1/3: a = 0.33333333333333337
+    /// against D = 0.3333333333333333 at the group's end) and the mirror case
+    /// (beginTime 0.1, duration 0.2 in a 0.3 s group: a = 0.19999999999999998)
+    /// show exactly `to`. At the turning point of an autoreversing group (its
+    /// progress is 1 at t = d) a child on default timing shows its end value, as
+    /// the same animation outside a group does (it dropped out for that frame).
+    @Test("group children ending with the group up to a rounding, and at an autoreverse turn, show their end")
+    func groupHeldChildrenRounding() throws {
+        var r = Rig()
+        let l = r.layer(["zPosition": [0], "opacity": [0]])
+        func group(_ children: [AnimationSpec], duration: Double, fill: Bool, autoreverses: Bool = false) throws -> AnimationSpec {
+            var g = try AnimationSpec(kind: .group, keyPath: nil)
+            try g.setChildren(children)
+            g.timing.duration = duration
+            g.timing.autoreverses = autoreverses
+            if fill { g.timing.fillMode = .forwards; g.removedOnCompletion = false }
+            return g
+        }
+        let third = r.basic("zPosition", from: [0], to: [10], duration: 1.0 / 3.0) { s in s.timing.beginTime = 2.0 / 3.0 }
+        #expect((1 - 2.0 / 3.0) != 1.0 / 3.0)      // the rounding this is about
+        r.add(l, try group([third], duration: 1, fill: true), key: "thirds")
+        let mirror = r.basic("opacity", from: [0], to: [0.5], duration: 0.2) { s in s.timing.beginTime = 0.1 }
+        #expect(0.3 - 0.1 < 0.2)
+        r.add(l, try group([mirror], duration: 0.3, fill: true), key: "mirror")
+        r.tick(2)
+        #expect(r.pres1(l, "zPosition") == 10)
+        #expect(r.pres1(l, "opacity") == 0.5)
+
+        var q = Rig()
+        let a = q.layer(["zPosition": [0]]), b = q.layer(["zPosition": [0]])
+        let child = q.basic("zPosition", from: [0], to: [10], duration: 0)
+        q.add(a, try group([child], duration: 0.5, fill: false, autoreverses: true), key: "g")
+        q.add(b, q.basic("zPosition", from: [0], to: [10], duration: 0.5) { s in s.timing.autoreverses = true }, key: "plain")
+        q.tick(0.5)
+        #expect(q.pres1(b, "zPosition") == 10)
+        #expect(q.pres1(a, "zPosition") == 10)
+    }
+
     /// Every item of a picture carries its flag (docs/decisions.md), also a
     /// nested transition's outgoing picture inside another's incoming one.
     @Test("a nested transition's outgoing picture inside an incoming picture carries both flags")
