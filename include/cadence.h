@@ -156,7 +156,11 @@ typedef void (*cad_transaction_callback)(cad_engine *e, void *userdata);
 typedef struct cad_event {
   /* A `cad_event_kind`. */
   int32_t kind;
-  /* 1 when an animation reached its end, 0 when it was removed, replaced or its layer destroyed. */
+  /*
+   * 1 when an animation reached its end, 0 when it was removed, replaced or its layer destroyed.
+   * For a transaction completion: 1 when every animation the transaction added
+   * reached its end (or it added none), 0 when one stopped early (UIKit's `finished`).
+   */
   int32_t finished;
   /* The animation's layer; 0 for a transaction completion. */
   cad_layer layer;

@@ -145,6 +145,8 @@ public struct cad_event {
     /// A `cad_event_kind`.
     public var kind: Int32
     /// 1 when an animation reached its end, 0 when it was removed, replaced or its layer destroyed.
+    /// For a transaction completion: 1 when every animation the transaction added
+    /// reached its end (or it added none), 0 when one stopped early (UIKit's `finished`).
     public var finished: Int32
     /// The animation's layer; 0 for a transaction completion.
     public var layer: cad_layer

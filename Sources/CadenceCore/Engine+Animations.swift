@@ -430,7 +430,7 @@ extension Engine {
         if !inst.items[i].finished {
             inst.items[i].finished = true
             emit(.stop, finished: false, instance: i, layer: l, time: now)
-            instanceStopped(i, time: now)
+            instanceStopped(i, time: now, finished: false)
         }
         let prev = inst.items[i].prev
         let next = inst.items[i].next

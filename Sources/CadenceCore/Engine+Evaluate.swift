@@ -216,7 +216,7 @@ extension Engine {
             inst.items[i].finished = true
             let t = it.timing.parentEndTime.map { eventTime(l, local: $0) } ?? now
             emit(.stop, finished: true, instance: i, layer: l, time: t)
-            instanceStopped(i, time: t)
+            instanceStopped(i, time: t, finished: true)
             if it.removedOnCompletion { scratchRemove.append(Int32(i)) }
         }
     }

@@ -28,6 +28,9 @@ struct TxRecord {
     /// The latest stop time of its animations so far (its completion time is
     /// the stop of the last one, whatever order one tick reports them in).
     var lastStop = -Double.infinity
+    /// One of its animations stopped before its end (removed, replaced, its
+    /// layer destroyed): the completion reports finished = 0, as UIKit's does.
+    var interrupted = false
 }
 
 /// A change recorded inside a keyframe window, compiled into a keyframe
@@ -301,7 +304,7 @@ extension Engine {
     }
 
     /// An attached animation stopped: count it off its transactions.
-    func instanceStopped(_ i: Int, time: Double) {
+    func instanceStopped(_ i: Int, time: Double, finished: Bool) {
         let r0 = inst.items[i].tx
         guard r0 >= 0 else { return }
         inst.items[i].tx = -1
@@ -310,6 +313,7 @@ extension Engine {
             let parent = Int(tx.records[r].parent)
             tx.records[r].outstanding -= 1
             tx.records[r].lastStop = max(tx.records[r].lastStop, time)
+            if !finished { tx.records[r].interrupted = true }
             if tx.records[r].outstanding == 0 && tx.records[r].committed {
                 completeTransaction(r, time: tx.records[r].lastStop, immediate: false)
             }
@@ -321,7 +325,7 @@ extension Engine {
     func completeTransaction(_ r: Int, time: Double, immediate: Bool) {
         guard tx.records[r].alive else { return }
         sequence &+= 1
-        let e = Event(kind: .transactionComplete, finished: true, layer: 0, tag: tx.records[r].id, time: time,
+        let e = Event(kind: .transactionComplete, finished: !tx.records[r].interrupted, layer: 0, tag: tx.records[r].id, time: time,
                       key: "", callback: tx.records[r].callback, layerSeq: UInt64.max, animSeq: UInt64.max, seq: sequence)
         if immediate {
             // A transaction that added nothing completes at its commit, delivered at once.

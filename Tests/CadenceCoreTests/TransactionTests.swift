@@ -148,6 +148,30 @@ struct TransactionTests {
         r.e.beginTransaction()
         try! r.e.commitTransaction()
         #expect(r.events().map(\.kind) == [.transactionComplete])
+        #expect(ev.last?.finished == true)
+    }
+
+    /// The completion's `finished` is UIKit's: 0 when an animation of the
+    /// transaction stopped before its end (replaced by a retarget here), 1
+    /// when every one of them ran to its end (or none was added).
+    @Test("a transaction completion is finished only when all its animations finished")
+    func completionFinishedFlag() throws {
+        var r = Rig(tick: 0)
+        let l = settled(&r)
+        r.e.beginTransaction()
+        try r.e.setTransactionDuration(1)
+        try r.e.set(layer: l, "position.x", [100])
+        try r.e.commitTransaction()
+        r.tick(0.5)
+        _ = r.events()
+        try r.e.set(layer: l, "position.x", [0])        // the default action replaces "position.x"
+        r.tick(0.6)
+        let ev = r.events()
+        #expect(ev.contains { $0.kind == .stop && !$0.finished })
+        #expect(ev.filter { $0.kind == .transactionComplete }.map(\.finished) == [false])
+        r.e.beginTransaction()
+        try r.e.commitTransaction()
+        #expect(r.events().map(\.finished) == [true])
     }
 
     /// §10 + §11: a transaction completes when its last animation stops, dated
