@@ -430,7 +430,9 @@ extension Engine {
         if !inst.items[i].finished {
             inst.items[i].finished = true
             emit(.stop, finished: false, instance: i, layer: l, time: now)
-            instanceStopped(i, time: now, finished: false)
+            // Replaced before its transaction committed (the same key set twice
+            // in one transaction): the transaction's own change, not an interruption.
+            instanceStopped(i, time: now, finished: reason == .replaced && inst.items[i].awaitingCommit)
         }
         let prev = inst.items[i].prev
         let next = inst.items[i].next

@@ -157,7 +157,7 @@ extension Engine {
         // its own fill keeps.
         if held {
             let d = inst.items[i].timing.activeDuration
-            if abs(s.activeTime - d) <= 1e-12 * max(1, d) {
+            if d.isFinite && abs(s.activeTime - d) <= 1e-12 * max(1, d) {
                 s = inst.items[i].timing.endSample(activeTime: s.activeTime)
                 effect = true
             }

@@ -304,6 +304,8 @@ extension Engine {
     }
 
     /// An attached animation stopped: count it off its transactions.
+    /// `finished` false: it stopped early, and its transactions complete with
+    /// finished = 0.
     func instanceStopped(_ i: Int, time: Double, finished: Bool) {
         let r0 = inst.items[i].tx
         guard r0 >= 0 else { return }

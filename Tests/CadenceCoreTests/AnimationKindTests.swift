@@ -528,6 +528,16 @@ struct AnimationKindTests {
         q.tick(0.5)
         #expect(q.pres1(b, "zPosition") == 10)
         #expect(q.pres1(a, "zPosition") == 10)
+
+        // A child that never ends (repeatCount inf) is not held: at the held
+        // group's time 1 it is in cycle 2 of 0.375 s, u = 0.25 (it showed its
+        // start value).
+        var w = Rig()
+        let c = w.layer(["position": [100, 0]])
+        let endless = w.basic("position.x", from: [0], to: [10], duration: 0.375) { s in s.timing.repeatCount = .infinity }
+        w.add(c, try group([endless], duration: 1, fill: true), key: "g")
+        w.tick(2)
+        #expect(w.pres1(c, "position.x") == 10 * (0.25 / 0.375))
     }
 
     /// Every item of a picture carries its flag (docs/decisions.md), also a

@@ -172,6 +172,15 @@ struct TransactionTests {
         r.e.beginTransaction()
         try r.e.commitTransaction()
         #expect(r.events().map(\.finished) == [true])
+        // The same key set twice in one transaction: the first animation is
+        // replaced by the transaction's own change before the commit, which
+        // does not interrupt it.
+        r.e.beginTransaction()
+        try r.e.set(layer: l, "opacity", [0])
+        try r.e.set(layer: l, "opacity", [0.5])
+        try r.e.commitTransaction()
+        r.tick(2)
+        #expect(r.events().filter { $0.kind == .transactionComplete }.map(\.finished) == [true])
     }
 
     /// §10 + §11: a transaction completes when its last animation stops, dated
