@@ -167,7 +167,17 @@ extension Engine {
                     throw .invalidArgument("path: \(Engine.describe(error))")
                 }
                 if spec.rotationMode != .none { c.mask |= LayerProperty.transform.bit }
-                c.keyframes = KeyframeRuntime(track: nil, path: path, segmentCurves: [], keyDecomp: [], values: [],
+                // Per-segment timing functions: one per drawable segment in the
+                // modes that time segments (linear, cubic); paced and discrete
+                // ignore them, as for values.
+                var curves: [TimingCurve] = []
+                if let sc = spec.segmentCurves, spec.calculationMode == .linear || spec.calculationMode == .cubic {
+                    guard sc.count == path.segmentCount else {
+                        throw .invalidArgument("\(sc.count) segment timing functions given; the path has \(path.segmentCount) drawable segments")
+                    }
+                    curves = sc
+                }
+                c.keyframes = KeyframeRuntime(track: nil, path: path, segmentCurves: curves, keyDecomp: [], values: [],
                                               components: 2, discrete: false, rotationMode: spec.rotationMode)
             } else {
                 let n = spec.valueCount

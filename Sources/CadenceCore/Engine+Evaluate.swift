@@ -665,7 +665,7 @@ extension Engine {
         var v = ValueBuffer(count: n)
         var angle = 0.0
         if let path = kf.path {
-            let p = path.sample(e)
+            let p = path.sample(e, segmentCurves: kf.segmentCurves)
             v[0] = p.x
             v[1] = p.y
             angle = p.angle

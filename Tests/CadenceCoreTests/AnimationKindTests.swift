@@ -540,6 +540,45 @@ struct AnimationKindTests {
         #expect(w.pres1(c, "position.x") == 10 * (0.25 / 0.375))
     }
 
+    /// §7: per-segment timing functions apply to the progress within each
+    /// segment — along a path too (they were ignored). M(0,0) L(100,0)
+    /// L(100,100), linear, 1 s, [easeIn, linear]: at 0.25 segment 0 is half
+    /// way, x = 100·easeIn(½) (easeIn by bisection here); at 0.75 segment 1 is
+    /// half way, linear: (100, 50). A count other than the drawable segments'
+    /// is refused, as for values.
+    @Test("per-segment timing functions apply along a path")
+    func pathSegmentTiming() throws {
+        func easeIn(_ x: Double) -> Double {
+            var lo = 0.0, hi = 1.0
+            for _ in 0..<200 {
+                let m = (lo + hi) / 2
+                let xm = 3 * (1 - m) * (1 - m) * m * 0.42 + 3 * (1 - m) * m * m + m * m * m
+                if xm < x { lo = m } else { hi = m }
+            }
+            let m = (lo + hi) / 2
+            return 3 * (1 - m) * m * m + m * m * m
+        }
+        var r = Rig()
+        let l = r.layer()
+        func pathSpec(_ curves: [TimingCurve]) throws -> AnimationSpec {
+            var s = try AnimationSpec(kind: .keyframe, keyPath: "position")
+            try s.appendPath(.move(0, 0))
+            try s.appendPath(.line(100, 0))
+            try s.appendPath(.line(100, 100))
+            try s.setSegmentCurves(curves)
+            s.timing.duration = 1
+            return s
+        }
+        r.add(l, try pathSpec([.easeIn, .linear]), key: "path")
+        r.tick(0.25)
+        let p = r.pres(l, "position")
+        #expect(near(p[0], 100 * easeIn(0.5), 1e-6) && p[1] == 0, "\(p)")
+        r.tick(0.75)
+        let q = r.pres(l, "position")
+        #expect(near(q[0], 100, 1e-9) && near(q[1], 50, 1e-9), "\(q)")
+        #expect(throws: CadenceError.self) { try r.e.addAnimation(layer: l, spec: try pathSpec([.easeIn]), key: "bad") }
+    }
+
     /// Every item of a picture carries its flag (docs/decisions.md), also a
     /// nested transition's outgoing picture inside another's incoming one.
     @Test("a nested transition's outgoing picture inside an incoming picture carries both flags")

@@ -133,7 +133,11 @@ public final class PathTimeline: Sendable {
     ///
     /// At a key time (a segment boundary) the later segment is sampled. In the
     /// paced modes progress 1 is the end of the last segment of positive length.
-    public func sample(_ p: Double) -> (x: Double, y: Double, angle: Double) {
+    ///
+    /// `segmentCurves` (linear and cubic modes): per-segment timing functions
+    /// (SEMANTICS.md §7), applied to the progress within each drawable segment
+    /// (clamped to the segment).
+    public func sample(_ p: Double, segmentCurves: [TimingCurve] = []) -> (x: Double, y: Double, angle: Double) {
         let p = p.isNaN ? 0 : min(max(p, 0), 1)
         let n = pieces.segments.count
         if mode == .discrete {
@@ -151,7 +155,11 @@ public final class PathTimeline: Sendable {
         } else {
             let j = min(max(CurveSupport.lastIndex(in: keyTimes, notAfter: p), 0), n - 1)
             let width = keyTimes[j + 1] - keyTimes[j]
-            let fraction = width > 0 ? min(max((p - keyTimes[j]) / width, 0), 1) : 1
+            var fraction = width > 0 ? min(max((p - keyTimes[j]) / width, 0), 1) : 1
+            if j < segmentCurves.count {
+                let eased = segmentCurves[j].evaluate(fraction)
+                fraction = eased.isNaN ? fraction : min(max(eased, 0), 1)
+            }
             segment = j
             t = table.parameter(pieces, segment: j, localArcLength: fraction * table.segmentLength(j))
         }
