@@ -377,19 +377,22 @@ extension Engine {
             if layers[l].transition < 0 {
                 var spec = AnimationSpec(transition: .fade)
                 applyTransactionDefaults(&spec)
-                _ = try? attach(layer: l, spec: spec, key: "transition", captured: nil, defaultDuration: tx.duration)
+                _ = try? attach(layer: l, spec: spec, key: "transition", captured: nil, defaultDuration: tx.duration,
+                                delay: tx.delay)
             }
         case let .spec(s):
             var spec = s
             applyTransactionDefaults(&spec)
             if s.kind == .transition {
-                _ = try? attach(layer: l, spec: spec, key: "transition", captured: nil, defaultDuration: tx.duration)
+                _ = try? attach(layer: l, spec: spec, key: "transition", captured: nil, defaultDuration: tx.duration,
+                                delay: tx.delay)
             } else {
                 ensurePresentation(l)
                 let captured = read(pres, contents: presContents[l], layer: l, t)
                 modelContents[l] = c
                 modelChanged(l, .contents)
-                _ = try? attach(layer: l, spec: spec, key: "contents", captured: captured, defaultDuration: tx.duration)
+                _ = try? attach(layer: l, spec: spec, key: "contents", captured: captured, defaultDuration: tx.duration,
+                                delay: tx.delay)
                 return
             }
         }

@@ -373,6 +373,37 @@ struct TransactionTests {
         #expect(near(r.pres1(m, "opacity"), 0.6, 1e-12))
     }
 
+    /// The transaction delay applies to the contents fade as to any implicit
+    /// animation (it was ignored): delay 0.5, linear, 0.25 s default
+    /// duration: during the delay the fade fills backwards (p = 0: outgoing 1,
+    /// incoming 0); at 0.625, p = 0.5; the opacity action is delayed alike.
+    @Test("the transaction delay applies to the contents fade")
+    func delayedContentsFade() throws {
+        var r = Rig(tick: 0)
+        let l = settled(&r, ["bounds": [0, 0, 10, 10]])
+        try r.e.setContents(layer: l, 1)
+        r.tick(1)
+        r.tick(2)                                   // the first fade is over
+        r.e.beginTransaction()
+        try r.e.setTransactionDelay(0.5)
+        try r.e.setTransactionCurve(.linear)
+        try r.e.setContents(layer: l, 2)
+        try r.e.commitTransaction()
+        func pictures() throws -> (out: Float, inc: Float) {
+            var buf = [RenderItem](repeating: RenderItem(), count: 8)
+            var span = buf.mutableSpan
+            let n = try r.e.renderList(root: l, into: &span)
+            let items = buf[0..<n]
+            let o = items.first { $0.flags & RenderItem.transitionOutgoing != 0 }?.worldOpacity ?? -1
+            let i = items.first { $0.flags & RenderItem.transitionIncoming != 0 }?.worldOpacity ?? -1
+            return (o, i)
+        }
+        r.tick(2.1)
+        #expect(try pictures() == (1, 0))
+        r.tick(2.625)
+        #expect(try pictures() == (0.5, 0.5))
+    }
+
     @Test("UIKit-style block: delay, repeat and autoreverse apply to each change")
     func block() {
         var r = Rig(tick: 0)
