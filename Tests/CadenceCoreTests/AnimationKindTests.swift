@@ -548,16 +548,7 @@ struct AnimationKindTests {
     /// is refused, as for values.
     @Test("per-segment timing functions apply along a path")
     func pathSegmentTiming() throws {
-        func easeIn(_ x: Double) -> Double {
-            var lo = 0.0, hi = 1.0
-            for _ in 0..<200 {
-                let m = (lo + hi) / 2
-                let xm = 3 * (1 - m) * (1 - m) * m * 0.42 + 3 * (1 - m) * m * m + m * m * m
-                if xm < x { lo = m } else { hi = m }
-            }
-            let m = (lo + hi) / 2
-            return 3 * (1 - m) * m * m + m * m * m
-        }
+        func easeIn(_ x: Double) -> Double { bezierY(0.42, 0, 1, 1, at: x) }
         var r = Rig()
         let l = r.layer()
         func pathSpec(_ curves: [TimingCurve]) throws -> AnimationSpec {

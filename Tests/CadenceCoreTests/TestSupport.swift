@@ -176,3 +176,17 @@ struct SplitMix64 {
         return next() & 1 == 0 ? v : -v
     }
 }
+
+/// y of the cubic Bézier timing curve (0,0), (c1x, c1y), (c2x, c2y), (1,1) at
+/// x, by 200 bisection steps on x(s) (independent of `TimingCurve`).
+func bezierY(_ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double, at x: Double) -> Double {
+    func b(_ s: Double, _ p1: Double, _ p2: Double) -> Double {
+        3 * (1 - s) * (1 - s) * s * p1 + 3 * (1 - s) * s * s * p2 + s * s * s
+    }
+    var lo = 0.0, hi = 1.0
+    for _ in 0..<200 {
+        let m = (lo + hi) / 2
+        if b(m, c1x, c2x) < x { lo = m } else { hi = m }
+    }
+    return b((lo + hi) / 2, c1y, c2y)
+}
