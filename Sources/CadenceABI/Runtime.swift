@@ -11,14 +11,59 @@ struct EngineState: ~Copyable {
     /// allocate. A pool rather than one buffer: a call made from inside a
     /// callback (a nested tick) takes its own, and both come back afterwards.
     var spares: [[Event]] = EngineState.makePool()
+    /// Callback lists being delivered, in the order their calls began. A call made
+    /// from inside a callback (a nested tick or commit) first delivers what is left
+    /// of the lists its thread began earlier, then its own, so callbacks keep the
+    /// order in which their events happened (SEMANTICS.md §11) and a nested call
+    /// still delivers everything before it returns. Lists of other threads are
+    /// theirs to deliver (callbacks run on the calling thread).
+    var runs: [DispatchRun] = EngineState.makeRuns()
+    var nextRunID: UInt64 = 0
 
     static let poolLimit = 4
+
+    static func makeRuns() -> [DispatchRun] {
+        var runs: [DispatchRun] = []
+        runs.reserveCapacity(poolLimit)
+        return runs
+    }
+
+    /// The next callback for `thread`: the first undelivered event of the
+    /// earliest list that thread began.
+    mutating func nextCallback(for thread: pthread_t) -> Event? {
+        for k in runs.indices where pthread_equal(runs[k].thread, thread) != 0 {
+            let n = runs[k].next
+            if n < runs[k].events.count {
+                runs[k].next = n &+ 1
+                return runs[k].events[n]
+            }
+        }
+        return nil
+    }
+
+    /// Ends the list `id` (delivered, or the engine was destroyed): its storage
+    /// goes back to the pool.
+    mutating func endRun(_ id: UInt64) {
+        guard let k = runs.firstIndex(where: { $0.id == id }) else { return }
+        var buf = runs.remove(at: k).events
+        buf.removeAll(keepingCapacity: true)
+        if spares.count < EngineState.poolLimit { spares.append(buf) }
+    }
 
     static func makePool() -> [[Event]] {
         var pool: [[Event]] = []
         pool.reserveCapacity(poolLimit)
         return pool
     }
+}
+
+/// A list of callbacks being delivered by one call on one thread.
+struct DispatchRun {
+    var id: UInt64
+    var thread: pthread_t
+    var events: [Event]
+    /// Index of the next event to deliver.
+    var next: Int
 }
 
 /// The object behind a `cad_engine *`.
@@ -198,34 +243,33 @@ func withEngine(_ e: OpaquePointer?, _ function: StaticString,
     }
 }
 
-/// Like `withEngine`, then runs the callbacks the call produced with no lock held.
+/// Like `withEngine`, then runs the callbacks the call produced with no lock held
+/// (after the undelivered ones of calls this thread began earlier: see
+/// `EngineState.runs`).
 func withEngineDispatching(_ e: OpaquePointer?, _ function: StaticString,
                            _ body: (inout Engine) throws(CadenceError) -> Void) -> cad_status {
     guard let box = EngineBox.from(e), let e else { return nullEngine(function) }
-    var toRun: [Event] = []
+    let me = pthread_self()
+    var run: UInt64? = nil
     do {
-        toRun = try box.state.withLock { (s: inout EngineState) throws(CadenceError) -> [Event] in
+        run = try box.state.withLock { (s: inout EngineState) throws(CadenceError) -> UInt64? in
             try body(&s.engine)
-            if s.engine.hasPendingDispatch {
-                var buf = s.spares.popLast() ?? []
-                s.engine.swapDispatch(&buf)
-                return buf
-            }
-            return []
+            guard s.engine.hasPendingDispatch else { return nil }
+            var buf = s.spares.popLast() ?? []
+            s.engine.swapDispatch(&buf)
+            s.nextRunID &+= 1
+            s.runs.append(DispatchRun(id: s.nextRunID, thread: me, events: buf, next: 0))
+            return s.nextRunID
         }
     } catch {
         return fail(error, function: function)
     }
-    if !toRun.isEmpty {
-        for ev in toRun {
-            if box.destroyed.load(ordering: .acquiring) { break }
-            runCallback(e, ev)
-        }
-        toRun.removeAll(keepingCapacity: true)
-        box.state.withLock { s in
-            if s.spares.count < EngineState.poolLimit { s.spares.append(toRun) }
-        }
+    guard let run else { return 0 }
+    while !box.destroyed.load(ordering: .acquiring) {
+        guard let ev = box.state.withLock({ s in s.nextCallback(for: me) }) else { break }
+        runCallback(e, ev)
     }
+    box.state.withLock { s in s.endRun(run) }
     return 0
 }
 

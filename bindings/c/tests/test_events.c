@@ -483,7 +483,7 @@ TEST(removed_before_begin_stops_without_start) {
   cad_engine_destroy(e);
 }
 
-TEST(misaligned_event_buffers_are_refused) {
+TEST(misaligned_event_buffers_are_refused) { /* and uncountable takes */
   cad_engine *e = t_engine();
   cad_layer l = t_layer(e);
   cad_anim a = t_basic1(e, "opacity", 0, 1, 0.1);
@@ -497,11 +497,62 @@ TEST(misaligned_event_buffers_are_refused) {
   t_tick(e, 1);
   EXPECT_STATUS(cad_engine_poll_events(e, bad, 2, &got), CAD_ERR_INVALID_ARGUMENT);
   EXPECT_STATUS(cad_engine_poll_event(e, bad), CAD_ERR_INVALID_ARGUMENT);
+  /* events taken must be counted: a NULL n_out with cap > 0 is refused */
+  EXPECT_STATUS(cad_engine_poll_events(e, ev, 2, NULL), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_STATUS(cad_engine_poll_events(e, NULL, 0, NULL), CAD_OK);
   /* nothing was taken: both events are still queued */
   n = t_drain(e, ev, 8);
   ASSERT_INT_EQ(n, 2);
   EXPECT_EVENT(&ev[0], CAD_EVENT_START, l, "blink", 0, 0, 0);
   EXPECT_EVENT(&ev[1], CAD_EVENT_STOP, l, "blink", 1, 0, 0.1);
+  cad_engine_destroy(e);
+}
+
+/* A callback that ticks again (SEMANTICS.md §11: callbacks may call any function;
+   events are delivered in the order they happened). The outer tick to 2.5 has two
+   stops at 2.0; the first one's callback ticks to 5.0, which stops the third
+   animation at 3.0. Expected order: l1 (2.0), l2 (2.0), l3 (3.0), and the nested
+   tick delivers everything before it returns (its own stop comes after the outer
+   tick's remaining one, which it delivers first). */
+static int nested_order[8];
+static int nested_count, nested_seen_inside;
+static void nested_ticker(cad_engine *e, cad_event_kind kind, cad_layer layer, const char *key,
+                          int32_t finished, int64_t tag, void *userdata) {
+  (void)layer;
+  (void)key;
+  (void)finished;
+  (void)tag;
+  if (kind != CAD_EVENT_STOP) return;
+  if (nested_count < 8) nested_order[nested_count] = (int)(intptr_t)userdata;
+  nested_count++;
+  if ((intptr_t)userdata == 1) {
+    (void)cad_engine_tick(e, 5.0);
+    nested_seen_inside = nested_count;
+  }
+}
+
+TEST(callback_that_ticks_keeps_time_order) {
+  cad_engine *e = t_engine();
+  cad_layer l[3];
+  double dur[3] = {2.0, 2.0, 3.0};
+  int i;
+  for (i = 0; i < 3; i++) l[i] = t_layer(e);
+  nested_count = 0;
+  nested_seen_inside = -1;
+  t_tick(e, 0);
+  for (i = 0; i < 3; i++) {
+    cad_anim a = t_basic1(e, "opacity", 0, 1, dur[i]);
+    ASSERT_OK(cad_anim_set_callback(e, a, nested_ticker, (void *)(intptr_t)(i + 1)));
+    t_add(e, l[i], a, "fade");
+  }
+  t_tick(e, 0); /* the starts */
+  EXPECT_INT_EQ(nested_count, 0);
+  t_tick(e, 2.5);
+  ASSERT_INT_EQ(nested_count, 3);
+  EXPECT_INT_EQ(nested_order[0], 1);
+  EXPECT_INT_EQ(nested_order[1], 2);
+  EXPECT_INT_EQ(nested_order[2], 3);
+  EXPECT_INT_EQ(nested_seen_inside, 3);
   cad_engine_destroy(e);
 }
 
@@ -523,6 +574,7 @@ TEST_LIST = {
     TEST_ENTRY(callback_removes_and_destroys),
     TEST_ENTRY(callback_destroys_the_engine),
     TEST_ENTRY(removed_before_begin_stops_without_start),
+    TEST_ENTRY(callback_that_ticks_keeps_time_order),
 };
 
 TEST_MAIN("events")
