@@ -359,6 +359,9 @@ extension Engine {
         inst.tags[i] = spec.tag
         inst.callbacks[i] = spec.callback
         inst.specs[i] = spec
+        // The attached copy carries its resolved beginTime (read back through
+        // animationForKey and added elsewhere, it runs in step: Core Animation's copy).
+        if spec.timing.beginTime == 0 && !inTx { inst.specs[i]!.timing.beginTime = inst.items[i].timing.beginTime }
 
         // Link at the end of the layer's list.
         let last = layerCold[l].lastAnim
@@ -467,7 +470,11 @@ extension Engine {
             j = inst.items[Int(j)].next
         }
         layers[l].animMask = m
-        resetFromModel(l, mask: oldMask & ~m)
+        // Every property the removed animation could have written goes back to
+        // the model, also those other animations still animate: they are evaluated
+        // again over it (markPresDirty), and a layer left with one sub-key animation
+        // (position.y) moves to the simple track, which writes only its components.
+        resetFromModel(l, mask: oldMask)
         updateMembership(l)
         markPresDirty(l)
     }

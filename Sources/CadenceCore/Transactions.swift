@@ -130,6 +130,7 @@ extension Engine {
                 if inst.items[i].beginAtCommit {
                     inst.items[i].beginAtCommit = false
                     inst.items[i].timing.beginTime = localTime(l, global: now) + beginDelay(i)
+                    inst.specs[i]?.timing.beginTime = inst.items[i].timing.beginTime
                 }
                 updateMembership(l)
                 markPresDirty(l)

@@ -41,6 +41,61 @@ struct CompositionTests {
         #expect(near(r.pres1(l, "opacity"), 0.375, 1e-12))
     }
 
+    /// §5.3: removing an animation returns the presentation to what remains, at once,
+    /// also for the components of a property another animation still animates
+    /// (found by an audit: x stayed at the removed animation's last value while the
+    /// remaining position.y animation ran).
+    @Test("removing a sub-key animation while another animates the same property", arguments: [
+        // (removed key path, its from/to, remaining key path, its from/to, property, expected at 0.9)
+        ("position.x", [28.0, 30.0], "position.y", [3.0, 8.0], "position", [0.0, 7.5]),
+        ("position", [10.0, 20.0, 30.0, 40.0], "position.y", [3.0, 8.0], "position", [0.0, 7.5]),
+        ("bounds", [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], "bounds.size.width", [10.0, 20.0], "bounds", [0.0, 0.0, 19.0, 0.0]),
+    ] as [(String, [Double], String, [Double], String, [Double])])
+    func removeKeepsOtherComponentsCurrent(removed: String, rv: [Double], remaining: String, kv: [Double],
+                                           property: String, expected: [Double]) {
+        var r = Rig()
+        let l = r.layer()   // model position (0, 0), bounds (0, 0, 0, 0)
+        let n = rv.count / 2
+        r.tick(0)
+        r.add(l, r.basic(remaining, from: Array(kv[0..<1]), to: Array(kv[1..<2]), duration: 1), key: "a")
+        r.add(l, r.basic(removed, from: Array(rv[0..<n]), to: Array(rv[n...]), duration: 1), key: "b")
+        r.tick(0.5)
+        _ = r.pres(l, property)   // the removed animation was on screen
+        try! r.e.removeAnimation(layer: l, key: "b")
+        r.tick(0.9)
+        // The model everywhere except the remaining animation's component: 10 + 10 * 0.9
+        // for the width, 3 + 5 * 0.9 for y.
+        let got = r.pres(l, property)
+        #expect(got.count == expected.count)
+        for (g, x) in zip(got, expected) { #expect(near(g, x, 1e-12), "\(property): got \(got), expected \(expected)") }
+    }
+
+    /// §3.4: a beginTime of 0 is set to the layer's local time when the animation is
+    /// added (at the outermost commit inside a transaction), and the attached copy
+    /// carries it, as Core Animation's animationForKey: does: adding that copy to
+    /// another layer runs it in step (found by an audit: the copy restarted).
+    @Test("the attached copy carries its resolved beginTime", arguments: [false, true])
+    func attachedCopyCarriesBeginTime(inTransaction: Bool) {
+        var r = Rig()
+        let l1 = r.layer(), l2 = r.layer()
+        r.tick(1.0)
+        if inTransaction { r.e.beginTransaction() }
+        r.add(l1, r.basic("opacity", from: [0], to: [1], duration: 1), key: "a")
+        if inTransaction {
+            r.tick(1.25)   // not yet committed: the copy begins at the commit (1.25)
+            try! r.e.commitTransaction()
+        }
+        r.tick(1.5)
+        let begin = inTransaction ? 1.25 : 1.0
+        #expect(near(r.pres1(l1, "opacity"), 1.5 - begin, 1e-12))
+        let copy = try! r.e.animationSpec(try! r.e.animation(layer: l1, key: "a"))
+        #expect(copy.timing.beginTime == begin)
+        r.add(l2, copy, key: "a")
+        r.tick(1.75)
+        #expect(near(r.pres1(l2, "opacity"), 1.75 - begin, 1e-12))
+        #expect(near(r.pres1(l1, "opacity"), 1.75 - begin, 1e-12))
+    }
+
     @Test("from, to and by together are an invalid state at add time")
     func allThree() {
         var r = Rig()
