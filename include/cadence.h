@@ -291,7 +291,8 @@ cad_status cad_engine_poll_event(cad_engine *e, cad_event *out);
 /*
  * Cadence: takes up to `cap` queued events, oldest first, into `out`;
  * `*n_out` = the number taken (0, still `CAD_OK`, when the queue is empty).
- * One call per frame instead of one per event.
+ * One call per frame instead of one per event. `n_out` may be NULL only when
+ * `cap` is 0 (events taken must be counted: they leave the queue).
  */
 cad_status cad_engine_poll_events(cad_engine *e, cad_event *out, int32_t cap, int32_t *n_out);
 
@@ -384,11 +385,14 @@ cad_status cad_layer_set_actions_enabled(cad_engine *e, cad_layer l, int32_t ena
 
 /*
  * Sets the action for `key`: animation `a` (copied now and each time it runs)
- * or, with `a` = 0, the "no action" marker.
+ * or, with `a` = 0, the "no action" marker. `key` is the animatable key path
+ * whose changes run it ("position", "position.x", "contents", ...):
+ * `CAD_ERR_UNKNOWN_KEYPATH` for an unknown one, `CAD_ERR_INVALID_ARGUMENT` for
+ * a key path no action runs for (not animatable, or "frame").
  */
 cad_status cad_layer_set_action(cad_engine *e, cad_layer l, const char *key, cad_anim a);
 
-/* Returns `key` to its default action. */
+/* Returns `key` to its default action (`key` checked as in `cad_layer_set_action`). */
 cad_status cad_layer_clear_action(cad_engine *e, cad_layer l, const char *key);
 
 /*

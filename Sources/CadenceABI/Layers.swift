@@ -119,7 +119,10 @@ import CadenceCore
 }
 
 /// Sets the action for `key`: animation `a` (copied now and each time it runs)
-/// or, with `a` = 0, the "no action" marker.
+/// or, with `a` = 0, the "no action" marker. `key` is the animatable key path
+/// whose changes run it ("position", "position.x", "contents", ...):
+/// `CAD_ERR_UNKNOWN_KEYPATH` for an unknown one, `CAD_ERR_INVALID_ARGUMENT` for
+/// a key path no action runs for (not animatable, or "frame").
 @c public func cad_layer_set_action(_ e: OpaquePointer?, _ l: cad_layer, _ key: UnsafePointer<CChar>?, _ a: cad_anim) -> cad_status {
     withEngine(e, "cad_layer_set_action") { (en: inout Engine) throws(CadenceError) in
         let k = try string(key, "key")
@@ -127,7 +130,7 @@ import CadenceCore
     }
 }
 
-/// Returns `key` to its default action.
+/// Returns `key` to its default action (`key` checked as in `cad_layer_set_action`).
 @c public func cad_layer_clear_action(_ e: OpaquePointer?, _ l: cad_layer, _ key: UnsafePointer<CChar>?) -> cad_status {
     withEngine(e, "cad_layer_clear_action") { (en: inout Engine) throws(CadenceError) in
         let k = try string(key, "key")

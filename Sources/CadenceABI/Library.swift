@@ -110,13 +110,17 @@ import Glibc
 
 /// Cadence: takes up to `cap` queued events, oldest first, into `out`;
 /// `*n_out` = the number taken (0, still `CAD_OK`, when the queue is empty).
-/// One call per frame instead of one per event.
+/// One call per frame instead of one per event. `n_out` may be NULL only when
+/// `cap` is 0 (events taken must be counted: they leave the queue).
 @c public func cad_engine_poll_events(_ e: OpaquePointer?, _ out: cad_event_ptr?, _ cap: Int32, _ n_out: UnsafeMutablePointer<Int32>?) -> cad_status {
     withEngine(e, "cad_engine_poll_events") { (en: inout Engine) throws(CadenceError) in
         guard cap >= 0 else { throw CadenceError(.invalidArgument, "cap must be >= 0 (got \(cap))") }
         let o = out?.assumingMemoryBound(to: cad_event.self)
         if cap > 0 && o == nil { throw CadenceError(.invalidArgument, "out is NULL but cap = \(cap)") }
         try requireAligned(o, MemoryLayout<cad_event>.alignment, "out")
+        if cap > 0 && n_out == nil {
+            throw CadenceError(.invalidArgument, "n_out is NULL but cap = \(cap) (the events taken could not be counted)")
+        }
         let n = min(Int(cap), en.queuedEventCount)
         var taken = 0
         while taken < n, let o, let ev = try? en.pollEvent() {

@@ -410,7 +410,7 @@ extension Engine {
     /// time it runs) or nil for "no action".
     public func setAction(layer id: UInt64, key: String, animation: UInt64) throws(CadenceError) {
         let l = try requireLayer(id)
-        guard !key.isEmpty else { throw .invalidArgument("key must be a non-empty string") }
+        try Engine.checkActionKey(key)
         var spec: AnimationSpec?
         if animation != 0 { spec = try animationSpec(animation) }
         if let s = spec {
@@ -429,8 +429,22 @@ extension Engine {
 
     public func clearAction(layer id: UInt64, key: String) throws(CadenceError) {
         let l = try requireLayer(id)
-        guard !key.isEmpty else { throw .invalidArgument("key must be a non-empty string") }
+        try Engine.checkActionKey(key)
         actions[l].removeAll { $0.key == key }
+    }
+
+    /// Actions are looked up by the key path of the change (§10), so an action key
+    /// must be an animatable key path: a misspelt key would be an action (or a "no
+    /// action" marker) that never runs, a silent no-op §2 rules out.
+    static func checkActionKey(_ key: String) throws(CadenceError) {
+        guard !key.isEmpty else { throw .invalidArgument("key must be a non-empty string") }
+        guard let t = KeyPathTarget.lookup(key) else {
+            throw CadenceError(.unknownKeyPath, "unknown key path \"\(key.prefix(80))\" (actions are looked up by the key path of the change)")
+        }
+        guard t.animatable else {
+            throw .invalidArgument("\"\(key)\" is not animatable: no action ever runs for it" +
+                                   (key == "frame" ? " (setting frame runs the actions of position and bounds)" : ""))
+        }
     }
 
     enum ActionPlan {

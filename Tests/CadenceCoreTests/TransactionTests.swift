@@ -269,6 +269,36 @@ struct TransactionTests {
     /// call reports it. cad_layer_add_animation refuses such an animation, so
     /// cad_layer_set_action must too (the action would run inside
     /// cad_layer_set, which cannot report it, and silently add nothing).
+    /// §2: unknown key paths are an error, never a silent no-op. Actions are looked up
+    /// by the key path of the change (§10), so a misspelt action key could never run
+    /// (found by an audit: "positon" was accepted and position kept animating).
+    @Test("set_action and clear_action take animatable key paths only", arguments: [
+        ("positon", Status.unknownKeyPath), ("position.zz", .unknownKeyPath), ("Position", .unknownKeyPath),
+        ("beginTime", .invalidArgument), ("masksToBounds", .invalidArgument), ("frame", .invalidArgument),
+        ("", .invalidArgument),
+    ])
+    func actionKeysAreKeyPaths(key: String, status: Status) throws {
+        var r = Rig(tick: 0)
+        let l = settled(&r)
+        for call in 0..<3 {
+            do {
+                switch call {
+                case 0: try r.e.setAction(layer: l, key: key, animation: 0)
+                case 1: try r.e.setAction(layer: l, key: key, animation: try r.e.storeSpec(r.basic("opacity", duration: 1)))
+                default: try r.e.clearAction(layer: l, key: key)
+                }
+                Issue.record("\(key): call \(call) accepted")
+            } catch {
+                #expect(error.status == status, "\(key): \(error.message)")
+            }
+        }
+        // Animatable key paths, sub-keys and contents are accepted.
+        for k in ["position", "position.x", "transform.rotation.z", "contents", "hidden"] {
+            try r.e.setAction(layer: l, key: k, animation: 0)
+            try r.e.clearAction(layer: l, key: k)
+        }
+    }
+
     @Test("set_action refuses an animation that add_animation refuses")
     func setActionValidatesLikeAdd() throws {
         var r = Rig(tick: 0)
