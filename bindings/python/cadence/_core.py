@@ -30,7 +30,7 @@ ERR_NOT_FOUND = lib.CAD_ERR_NOT_FOUND
 __all__ = ["_np", "Value", "TypedProperty", "ReadOnlyProperty", "checked_float", "checked_int", "checked_bool",
            "check", "raise_status", "encode", "flatten", "pack", "doubles", "unpack", "byref", "c_double", "c_int32",
            "c_uint64", "OK", "ERR_BUFFER_TOO_SMALL", "ERR_NOT_FOUND", "INT32_RANGE", "INT64_RANGE", "HANDLE_RANGE",
-           "finite_or_inf"]
+           "finite_or_inf", "checked_finite", "checked_non_negative", "checked_repeat"]
 
 #: Value types accepted wherever the library takes ``const double *v, int32_t n``.
 Value = Union[float, int, Sequence[float], Any]
@@ -118,6 +118,37 @@ def checked_float(value: Any, what: str = "value") -> float:
         if len(shown) > 40:
             shown = f"{shown[:20]}... ({len(shown)} characters)"
         raise InvalidArgumentError(-2, message=f"{_name(what)} is out of range for a double: {shown}") from None
+
+
+# The library's rules for timing numbers (CAMediaTiming fields, transaction settings),
+# checked before a C call where a refused value must not leave a half-done operation
+# behind (a transaction block, configure()). The messages follow the library's.
+
+def checked_finite(value: Any, what: str) -> float:
+    """``value`` as a float that must be finite (beginTime, speed, timeOffset, velocities...)."""
+    v = checked_float(value, what)
+    if not math.isfinite(v):
+        raise InvalidArgumentError(-2, message=f"{_name(what)} must be a finite number (got {v!r})")
+    return v
+
+
+def checked_non_negative(value: Any, what: str) -> float:
+    """``value`` as a float that must be finite and >= 0 (durations, delays)."""
+    v = checked_float(value, what)
+    if not (math.isfinite(v) and v >= 0):
+        raise InvalidArgumentError(-2, message=f"{_name(what)} must be finite and >= 0 (got {v!r})")
+    return v
+
+
+def checked_repeat(value: Any, what: str) -> float:
+    """A repeat count or duration: ``True`` is infinity (repeat forever), numbers
+    must be >= 0 (infinity allowed, NaN not)."""
+    if value is True:
+        return math.inf
+    v = checked_float(value, what)
+    if not v >= 0:  # also refuses NaN
+        raise InvalidArgumentError(-2, message=f"{_name(what)} must be >= 0 or infinity (got {v!r})")
+    return v
 
 
 def _name(what: Union[str, bytes]) -> str:

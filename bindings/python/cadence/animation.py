@@ -18,12 +18,13 @@ from contextlib import contextmanager
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple,
                     Union)
 
-from ._core import (INT64_RANGE, TypedProperty, Value, byref, c_double, c_uint64, check, checked_bool, checked_float,
-                    checked_int, doubles, encode, flatten, pack, raise_status)
+from ._core import (INT64_RANGE, TypedProperty, Value, byref, c_double, c_uint64, check, checked_bool, checked_finite,
+                    checked_float, checked_int, checked_non_negative, checked_repeat, doubles, encode, flatten, pack,
+                    raise_status)
 from ._lib import cad_anim_callback, lib
 from .enums import (AnimKind, CalcMode, FillMode, RotationMode, TimingName, TransitionSubtype, TransitionType,
                     is_enum_int, parse_enum)
-from .errors import ClosedError, InvalidArgumentError, InvalidStateError
+from .errors import ClosedError, InvalidArgumentError, InvalidStateError, error_for_status
 
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import TypeGuard
@@ -76,30 +77,67 @@ def timing_bezier(tf: TimingFunction) -> Tuple[float, float, float, float]:
     return (pts[0], pts[1], pts[2], pts[3])
 
 
+def _check_bezier(pts: Tuple[float, float, float, float]) -> None:
+    """Raises the library's error unless it accepts these Bézier control points. The
+    check is the library's own (``cad_timing_eval_batch`` with no points: no engine,
+    no state), so it never drifts from C's rule."""
+    st = lib.cad_timing_eval_batch(pts[0], pts[1], pts[2], pts[3], None, None, 0)
+    if st:
+        raw = lib.cad_last_error()
+        message = raw.decode("utf-8", "replace") if raw else ""
+        prefix = "cad_timing_eval_batch: "
+        if message.startswith(prefix):
+            message = "Bézier timing function: " + message[len(prefix):]
+        raise error_for_status(st, "", message)
+
+
+def _checked_member(cls: Any, value: Any, what: str) -> Any:
+    """``parse_enum(cls, value)``, refusing integers that are not members (C would)."""
+    v = parse_enum(cls, value, what)
+    if not isinstance(v, cls):
+        raise InvalidArgumentError(-2, message=f"{what} {v} is not a valid value")
+    return v
+
+
+def _timing_call(tf: Optional[TimingFunction], set_name: Callable[..., int], set_bezier: Callable[..., int],
+                 set_steps: Optional[Callable[..., int]],
+                 check_bezier: bool = False) -> Tuple[Callable[..., int], Tuple[Any, ...]]:
+    """The C setter and its value arguments for a timing function, as ``(setter, args)``,
+    without calling it. Names and step counts are checked as the library checks them,
+    and with ``check_bezier`` also Bézier control points (:func:`_check_bezier`), so
+    that the call cannot be refused for its values."""
+    if tf is None:
+        return set_name, (TimingName.LINEAR,)
+    if _is_timing_name(tf):
+        return set_name, (_checked_member(TimingName, tf, "timing function"),)
+    try:
+        items = tuple(tf)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"a timing function is a name, an int, 4 Bézier values or ('steps', n, 'start'|'end'), "
+                        f"not {type(tf).__name__}") from None
+    if items and isinstance(items[0], str):
+        if items[0].lower() != "steps" or len(items) not in (2, 3) or set_steps is None:
+            raise ValueError(f"unknown timing function {tf!r}; use a name, 4 Bézier values or ('steps', n, 'start'|'end')")
+        at = items[2] if len(items) == 3 else "end"
+        if at not in ("start", "end"):
+            raise ValueError(f"steps position must be 'start' or 'end', not {at!r}")
+        # n is an int32_t in C: int() would truncate 2.7 and ctypes wrap 2**32 + 3 to 3.
+        n = checked_int(items[1], "steps count")
+        if n < 1:
+            raise InvalidArgumentError(-2, message=f"steps must be >= 1 (got {n})")
+        return set_steps, (n, 1 if at == "start" else 0)
+    pts = timing_bezier(items)  # type: ignore[arg-type]
+    if check_bezier:
+        _check_bezier(pts)
+    return set_bezier, pts
+
+
 def _apply_timing(tf: Optional[TimingFunction], call: Callable[..., int], set_name: Callable[..., int],
                   set_bezier: Callable[..., int], set_steps: Optional[Callable[..., int]]) -> None:
     """Sends a timing function through the matching C setter, as ``call(setter, *values)``
     (which supplies the leading C arguments and returns the status)."""
-    if tf is None:
-        check(call(set_name, TimingName.LINEAR))
-    elif _is_timing_name(tf):
-        check(call(set_name, parse_enum(TimingName, tf, "timing function")))
-    else:
-        try:
-            items = tuple(tf)  # type: ignore[arg-type]
-        except TypeError:
-            raise TypeError(f"a timing function is a name, an int, 4 Bézier values or ('steps', n, 'start'|'end'), "
-                            f"not {type(tf).__name__}") from None
-        if items and isinstance(items[0], str):
-            if items[0].lower() != "steps" or len(items) not in (2, 3) or set_steps is None:
-                raise ValueError(f"unknown timing function {tf!r}; use a name, 4 Bézier values or ('steps', n, 'start'|'end')")
-            at = items[2] if len(items) == 3 else "end"
-            if at not in ("start", "end"):
-                raise ValueError(f"steps position must be 'start' or 'end', not {at!r}")
-            # n is an int32_t in C: int() would truncate 2.7 and ctypes wrap 2**32 + 3 to 3.
-            check(call(set_steps, checked_int(items[1], "steps count"), 1 if at == "start" else 0))
-        else:
-            check(call(set_bezier, *timing_bezier(items)))  # type: ignore[arg-type]
+    fn, args = _timing_call(tf, set_name, set_bezier, set_steps)
+    check(call(fn, *args))
 
 
 class Path:
@@ -108,6 +146,8 @@ class Path:
     Methods return the path, so calls chain: ``Path().move_to(0, 0).line_to(100, 0)``.
     A path can also be given as a list: 2-tuples are points (the first is a
     move_to, the rest line_to), or tagged tuples like ``("quad_to", cx, cy, x, y)``.
+    Coordinates must be finite numbers (NaN or an infinity is an
+    :class:`~cadence.InvalidArgumentError` when the element is added, as in C).
     """
 
     __slots__ = ("_elements",)
@@ -121,22 +161,22 @@ class Path:
 
     def move_to(self, x: float, y: float) -> "Path":
         """Starts a subpath at (x, y)."""
-        self._elements.append(("move_to", checked_float(x, "x"), checked_float(y, "y")))
+        self._elements.append(("move_to", checked_finite(x, "x"), checked_finite(y, "y")))
         return self
 
     def line_to(self, x: float, y: float) -> "Path":
         """A straight line to (x, y)."""
-        self._elements.append(("line_to", checked_float(x, "x"), checked_float(y, "y")))
+        self._elements.append(("line_to", checked_finite(x, "x"), checked_finite(y, "y")))
         return self
 
     def quad_to(self, cx: float, cy: float, x: float, y: float) -> "Path":
         """A quadratic Bézier with control point (cx, cy) to (x, y)."""
-        self._elements.append(("quad_to", *_floats(cx=cx, cy=cy, x=x, y=y)))
+        self._elements.append(("quad_to", *_finite_floats(cx=cx, cy=cy, x=x, y=y)))
         return self
 
     def cubic_to(self, c1x: float, c1y: float, c2x: float, c2y: float, x: float, y: float) -> "Path":
         """A cubic Bézier with control points (c1x, c1y), (c2x, c2y) to (x, y)."""
-        self._elements.append(("cubic_to", *_floats(c1x=c1x, c1y=c1y, c2x=c2x, c2y=c2y, x=x, y=y)))
+        self._elements.append(("cubic_to", *_finite_floats(c1x=c1x, c1y=c1y, c2x=c2x, c2y=c2y, x=x, y=y)))
         return self
 
     def close(self) -> "Path":
@@ -186,14 +226,40 @@ class Path:
     _C = {"move_to": "cad_anim_path_move_to", "line_to": "cad_anim_path_line_to",
           "quad_to": "cad_anim_path_quad_to", "cubic_to": "cad_anim_path_cubic_to", "close": "cad_anim_path_close"}
 
-    def _send(self, call: Callable[..., int]) -> None:
-        """Sends the elements as ``call(setter, *values)`` (see :func:`_apply_timing`)."""
-        for op, *args in self._elements:
-            check(call(getattr(lib, self._C[op]), *args))
+    #: The most elements a description's path holds (the library's limit).
+    _MAX_ELEMENTS = 1 << 20
+
+    def _check_sendable(self) -> None:
+        """Raises what the library would raise for one of the elements, before any is
+        sent: coordinates are finite already (checked when added), so what is left is
+        a close with no subpath before it and the element limit."""
+        if self._elements and self._elements[0][0] == "close":
+            raise InvalidStateError(-7, message="path close needs a current subpath (add a move or line first)")
+        if len(self._elements) > self._MAX_ELEMENTS:
+            raise InvalidArgumentError(-2, message=f"a path may hold at most {self._MAX_ELEMENTS} elements "
+                                                   f"(got {len(self._elements)})")
+
+    def _prefix(self, n: int) -> "Path":
+        """A path of the first ``n`` elements."""
+        p = Path()
+        p._elements = self._elements[:n]
+        return p
 
 
 def _floats(**values: Any) -> List[float]:
     return [checked_float(v, name) for name, v in values.items()]
+
+
+def _finite_floats(**values: Any) -> List[float]:
+    return [checked_finite(v, name) for name, v in values.items()]
+
+
+def _as_path(path: Any) -> Path:
+    """``path`` as a :class:`Path` (a list of points or tagged tuples is converted),
+    checked as the library would check its elements (see :meth:`Path._check_sendable`)."""
+    p = path if isinstance(path, Path) else Path(path)
+    p._check_sendable()
+    return p
 
 
 # Converters of the CAMediaTiming and property-animation fields: (value, field name) -> C value.
@@ -209,25 +275,30 @@ def _to_tag(v: Any, attr: str) -> int:
     return checked_int(v, attr, INT64_RANGE)
 
 
-def _to_float(v: Any, attr: str) -> float:
-    # A number (as for layer properties): float() would parse "2", b"1" or "inf".
-    return checked_float(v, attr)
+# Numbers as for layer properties (float() would parse "2", b"1" or "inf"), with the
+# library's rules for each field (so that configure() can check them all first).
+def _to_finite(v: Any, attr: str) -> float:
+    return checked_finite(v, attr)
+
+
+def _to_duration(v: Any, attr: str) -> float:
+    return checked_non_negative(v, attr)
 
 
 def _to_repeat(v: Any, attr: str) -> float:
-    return math.inf if v is True else checked_float(v, attr)
+    return checked_repeat(v, attr)
 
 
 def _to_fill(v: Any, attr: str) -> Any:
-    return parse_enum(FillMode, v, "fill mode")
+    return _checked_member(FillMode, v, "fill mode")
 
 
 def _to_calc_mode(v: Any, attr: str) -> Any:
-    return parse_enum(CalcMode, v, "calculation mode")
+    return _checked_member(CalcMode, v, "calculation mode")
 
 
 def _to_rotation_mode(v: Any, attr: str) -> Any:
-    return RotationMode.NONE if v is None else parse_enum(RotationMode, v, "rotation mode")
+    return RotationMode.NONE if v is None else _checked_member(RotationMode, v, "rotation mode")
 
 
 def _same(v: Any) -> Any:
@@ -236,10 +307,10 @@ def _same(v: Any) -> Any:
 
 # (attribute, C setter, converter, default, reader) of the fields set through one C setter.
 _FIELDS: List[Tuple[str, str, Callable[[Any, str], Any], Any, Callable[[Any], Any]]] = [
-    ("begin_time", "cad_anim_set_begin_time", _to_float, 0.0, float),
-    ("duration", "cad_anim_set_duration", _to_float, 0.0, float),
-    ("speed", "cad_anim_set_speed", _to_float, 1.0, float),
-    ("time_offset", "cad_anim_set_time_offset", _to_float, 0.0, float),
+    ("begin_time", "cad_anim_set_begin_time", _to_finite, 0.0, float),
+    ("duration", "cad_anim_set_duration", _to_duration, 0.0, float),
+    ("speed", "cad_anim_set_speed", _to_finite, 1.0, float),
+    ("time_offset", "cad_anim_set_time_offset", _to_finite, 0.0, float),
     ("repeat_count", "cad_anim_set_repeat_count", _to_repeat, 0.0, float),
     ("repeat_duration", "cad_anim_set_repeat_duration", _to_repeat, 0.0, float),
     ("autoreverses", "cad_anim_set_autoreverses", _to_bool, False, bool),
@@ -368,11 +439,27 @@ class Animation:
 
     def configure(self, **options: Any) -> "Animation":
         """Sets several fields at once (any settable property name, snake or camel case,
-        plus ``on_event``). Returns the animation."""
-        for name, value in options.items():
+        plus ``on_event``), in the order given. Returns the animation.
+
+        Every option is checked before any is set: its name, its type and shape, and
+        the library's rules for the value itself (finite numbers, ``duration >= 0``,
+        ``repeat_count >= 0``, enum names, timing functions, path coordinates, spring
+        parameter signs, progress in [0, 1]...); a refused option leaves the animation
+        as it was. What only the library can judge, because it depends on the key path,
+        the kind or other settings (a value's number of components, an option that
+        does not apply to this kind, keyTimes against the values, a spring whose
+        parameters give no finite frequency...), is checked as each option is set:
+        such a failure raises with the options before it already set.
+        """
+        attrs = []
+        for name in options:
             attr = _OPTION_NAMES.get(name)
             if attr is None:
                 raise TypeError(f"unknown animation option {name!r}")
+            attrs.append(attr)
+        for attr, value in zip(attrs, options.values()):
+            _check_option(self, attr, value)
+        for attr, value in zip(attrs, options.values()):
             if attr == "on_event":
                 self.on_event(value)
             else:
@@ -729,20 +816,7 @@ class Animation:
     @values.setter
     def values(self, values: Sequence[Any]) -> None:
         self._p()
-        rows = list(values) if not _is_ndarray(values) else values
-        count = len(rows)
-        flat = flatten(rows) if count else []
-        components = len(flat) // count if count else 0
-        if count and not _is_ndarray(values):
-            # Every value must have the same number of components: a total that merely
-            # divides evenly (values of 1, 3 and 2 numbers as 3 values of 2) would be
-            # regrouped silently. The C side then checks that number for the key path.
-            sizes = [len(flatten(row)) for row in rows]
-            for i, n in enumerate(sizes):
-                if n != sizes[0]:
-                    raise InvalidArgumentError(
-                        -2, message=f"keyframe values must all have the same number of components: "
-                                    f"value {i} has {n}, value 0 has {sizes[0]}")
+        flat, count, components = _keyframe_values(values)
         self._check(lib.cad_anim_set_values, doubles(flat), count, components)
         self._values["values"] = values
 
@@ -783,31 +857,32 @@ class Animation:
 
     @tcb.setter
     def tcb(self, tcb: Any) -> None:
-        if isinstance(tcb, dict):
-            unknown = set(tcb) - {"tension", "continuity", "bias"}
-            if unknown:
-                raise TypeError(f"unknown tcb keys {sorted(unknown)}; use tension, continuity, bias")
-            t, c, b = tcb.get("tension"), tcb.get("continuity"), tcb.get("bias")
-        else:
-            t, c, b = tcb
-        self.set_tcb(t, c, b)
+        self.set_tcb(*_tcb_triple(tcb))
 
     def set_tcb(self, tension: Optional[Sequence[float]] = None, continuity: Optional[Sequence[float]] = None,
                 bias: Optional[Sequence[float]] = None) -> None:
         """Per-keyframe tension, continuity and bias lists (None = zeros)."""
         self._p()
-        lists = [None if x is None else flatten(x, "tcb") for x in (tension, continuity, bias)]
-        count = max((len(x) for x in lists if x is not None), default=0)
-        for x in lists:
-            if x is not None and len(x) != count:
-                raise ValueError("tension, continuity and bias must have the same length")
+        lists, count = _tcb_lists(tension, continuity, bias)
         arrs = [doubles(x) for x in lists]
         self._check(lib.cad_anim_set_tcb, arrs[0], arrs[1], arrs[2], count)
         self._values["tcb"] = (tension, continuity, bias)
 
     @property
     def path(self) -> Optional["Path"]:
-        """The keyframe path (replaces values)."""
+        """The keyframe path (replaces values): a :class:`Path`, or a list of points
+        and tagged tuples, set once per animation.
+
+        A description takes one path: the C API only appends elements, so a second
+        assignment is an :class:`~cadence.InvalidStateError` (create a new animation
+        for another path). A refused path leaves nothing behind: the whole path is
+        checked (finite coordinates, element shapes, no leading close, the element
+        limit) before its first element is sent. Should a C call still fail part-way,
+        for a reason the binding cannot check beforehand (out of memory, say), the
+        elements already sent stay in the description: ``path`` then reads those
+        (a :class:`Path` of them), and a further assignment is refused as for a
+        second path.
+        """
         v: Optional[Path] = self._get("path", None)
         return v
 
@@ -818,9 +893,18 @@ class Animation:
         if self._get("path", None) is not None:
             raise InvalidStateError(-7, message="this animation already has a path (the C API appends elements); "
                                                 "create a new animation for another path")
-        p = path if isinstance(path, Path) else Path(path)
+        p = _as_path(path)
         self._p()
-        p._send(self._call)
+        sent = 0
+        try:
+            for op, *args in p._elements:
+                check(self._call(getattr(lib, Path._C[op]), *args))
+                sent += 1
+        finally:
+            # A call failed part-way: record what the description holds (see the doc
+            # above), so that it reads back and is never joined to another path.
+            if sent < len(p) and sent:
+                self._values["path"] = p._prefix(sent)
         self._values["path"] = p
 
     rotation_mode: "TypedProperty[RotationMode, Optional[_Enum]]" = _field_property(
@@ -841,6 +925,13 @@ class Animation:
     def children(self, children: Sequence["Animation"]) -> None:
         self._p()
         kids = list(children)
+        hs = self._child_handles(kids)
+        arr = (c_uint64 * max(len(hs), 1))(*hs)
+        self._check(lib.cad_anim_group_set_children, arr, len(hs))
+        self._values["children"] = tuple(kids)
+
+    def _child_handles(self, kids: Sequence[Any]) -> List[int]:
+        """The handles of a group's children, checked (Animation objects of this engine, open)."""
         hs = []
         for k in kids:
             if not isinstance(k, Animation):
@@ -849,9 +940,7 @@ class Animation:
                 raise ValueError("group children must belong to the group's engine")
             k._p()  # a closed child (handle 0) raises ClosedError, not InvalidHandleError
             hs.append(k._handle)
-        arr = (c_uint64 * max(len(hs), 1))(*hs)
-        self._check(lib.cad_anim_group_set_children, arr, len(hs))
-        self._values["children"] = tuple(kids)
+        return hs
 
     def set_transition(self, type: Union[str, int] = "fade", subtype: Union[str, int] = "fromLeft") -> None:
         """A transition's type and subtype."""
@@ -941,9 +1030,118 @@ class Animation:
         return callback
 
 
+def _keyframe_values(values: Any) -> Tuple[List[float], int, int]:
+    """Keyframe values as ``(flat, count, components)`` for ``cad_anim_set_values``."""
+    rows = list(values) if not _is_ndarray(values) else values
+    count = len(rows)
+    flat = flatten(rows) if count else []
+    components = len(flat) // count if count else 0
+    if count and not _is_ndarray(values):
+        # Every value must have the same number of components: a total that merely
+        # divides evenly (values of 1, 3 and 2 numbers as 3 values of 2) would be
+        # regrouped silently. The C side then checks that number for the key path.
+        sizes = [len(flatten(row)) for row in rows]
+        for i, n in enumerate(sizes):
+            if n != sizes[0]:
+                raise InvalidArgumentError(
+                    -2, message=f"keyframe values must all have the same number of components: "
+                                f"value {i} has {n}, value 0 has {sizes[0]}")
+    return flat, count, components
+
+
+def _tcb_triple(tcb: Any) -> Tuple[Any, Any, Any]:
+    """(tension, continuity, bias) of a ``tcb`` value: a dict with those keys or a 3-sequence."""
+    if isinstance(tcb, dict):
+        unknown = set(tcb) - {"tension", "continuity", "bias"}
+        if unknown:
+            raise TypeError(f"unknown tcb keys {sorted(unknown)}; use tension, continuity, bias")
+        return tcb.get("tension"), tcb.get("continuity"), tcb.get("bias")
+    t, c, b = tcb
+    return t, c, b
+
+
+def _tcb_lists(*lists: Optional[Sequence[float]]) -> Tuple[List[Optional[List[float]]], int]:
+    """The tension, continuity and bias lists as flat float lists (None stays None) and their common length."""
+    flat = [None if x is None else flatten(x, "tcb") for x in lists]
+    count = max((len(x) for x in flat if x is not None), default=0)
+    for x in flat:
+        if x is not None and len(x) != count:
+            raise ValueError("tension, continuity and bias must have the same length")
+    return flat, count
+
+
+def _require_finite(xs: Iterable[float], what: str) -> None:
+    for x in xs:
+        if not math.isfinite(x):
+            raise InvalidArgumentError(-2, message=f"{what} must be finite (got {x!r})")
+
+
+def _check_unit(v: Any, what: str) -> None:
+    x = checked_finite(v, what)
+    if not 0.0 <= x <= 1.0:
+        raise InvalidArgumentError(-2, message=f"{what} must lie in [0, 1] (got {x!r})")
+
+
+def _check_spring_field(name: str, v: Any) -> None:
+    # Each parameter's own rule (cad_anim_set_spring): mass > 0, stiffness > 0, damping >= 0, all finite.
+    x = checked_finite(v, name)
+    if (name in ("mass", "stiffness") and not x > 0) or (name == "damping" and not x >= 0):
+        raise InvalidArgumentError(-2, message=f"{name} must be {'>= 0' if name == 'damping' else '> 0'} (got {x!r})")
+
+
+def _check_option(anim: "Animation", attr: str, v: Any) -> None:
+    """Raises what setting ``attr`` to ``v`` would raise because of ``v`` alone (its
+    type, its shape, and the library's rules for it that do not depend on the
+    animation's key path, kind or other settings). Used by :meth:`Animation.configure`
+    to check every option before it sets any."""
+    conv = _CONVERTERS.get(attr)
+    if conv is not None:
+        conv(v, attr)
+    elif attr == "timing_function":
+        _timing_call(v, lib.cad_anim_set_timing_function, lib.cad_anim_set_timing_bezier,
+                     lib.cad_anim_set_timing_steps, check_bezier=True)
+    elif attr == "timing_functions":
+        if v is not None:
+            for pts in {timing_bezier(tf) for tf in v}:
+                _check_bezier(pts)
+    elif attr in ("from_value", "to_value", "by_value"):
+        if v is not None:
+            _require_finite(flatten(v, attr), f"{attr} components")
+    elif attr == "values":
+        _require_finite(_keyframe_values(v)[0], "keyframe values")
+    elif attr == "key_times":
+        if v is not None:
+            _require_finite(flatten(v, "key_times"), "key_times")
+    elif attr == "tcb":
+        for x in _tcb_lists(*_tcb_triple(v))[0]:
+            _require_finite(x or (), "tension, continuity and bias values")
+    elif attr == "path":
+        if anim._get("path", None) is not None:
+            raise InvalidStateError(-7, message="this animation already has a path (the C API appends elements); "
+                                                "create a new animation for another path")
+        _as_path(v)
+    elif attr == "children":
+        anim._child_handles(list(v))
+    elif attr in _SPRING_DEFAULTS:
+        _check_spring_field(attr, v)
+    elif attr == "transition_type":
+        _checked_member(TransitionType, v, "transition type")
+    elif attr == "transition_subtype":
+        _checked_member(TransitionSubtype, v, "transition subtype")
+    elif attr in ("start_progress", "end_progress"):
+        _check_unit(v, attr)
+    elif attr == "on_event":
+        if v is not None and not callable(v):
+            raise TypeError("the event callback must be callable")
+
+
 def _is_ndarray(x: Any) -> bool:
     return type(x).__module__ == "numpy" and type(x).__name__ == "ndarray"
 
+
+#: The converters of the fields whose setter sends one converted value (configure() checks with them first).
+_CONVERTERS: Dict[str, Callable[[Any, str], Any]] = {row[0]: row[2] for row in _FIELDS}
+_CONVERTERS.update(calculation_mode=_to_calc_mode, rotation_mode=_to_rotation_mode)
 
 #: Settable names accepted by configure()/constructors (snake and camel case) -> attribute.
 _SETTABLE = [f[0] for f in _FIELDS] + [

@@ -12,9 +12,10 @@ from functools import partial
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, _np, byref, c_double, c_int32, c_uint64, check,
-                    checked_bool, checked_float, checked_int, encode, raise_status)
+                    checked_bool, checked_finite, checked_float, checked_int, checked_non_negative, checked_repeat,
+                    encode, raise_status)
 from ._lib import cad_anim_callback, cad_event, cad_render_item, cad_transaction_callback, lib
-from .animation import TimingFunction, _apply_timing, _no_copy
+from .animation import TimingFunction, _apply_timing, _no_copy, _timing_call
 from .enums import EventKind
 from .errors import ClosedError, InvalidArgumentError, InvalidStateError, OutOfMemoryError
 from .layer import Layer, _handle_of, _layer_handle
@@ -129,6 +130,25 @@ def _set_tx_timing(eng: "Engine", tf: TimingFunction) -> None:
     _apply_timing(tf, eng._call, lib.cad_transaction_set_timing_function, lib.cad_transaction_set_timing_bezier, None)
 
 
+# The settings of a transaction()/animate() block, checked as the library checks them
+# (cad_transaction_set_*) before the block's transaction opens: a refused setting must
+# not open (and so commit) a transaction. One function per rule, used by both blocks.
+
+def _tx_timing_call(tf: TimingFunction) -> Tuple[Callable[..., int], Tuple[Any, ...]]:
+    """The C setter and arguments of a transaction's timing function, checked
+    (a name or 4 Bézier values the library accepts; no steps)."""
+    return _timing_call(tf, lib.cad_transaction_set_timing_function, lib.cad_transaction_set_timing_bezier, None,
+                        check_bezier=True)
+
+
+def _checked_damping_ratio(value: Any) -> float:
+    """A spring damping ratio: finite, in (0, 1]."""
+    v = checked_float(value, "spring_damping")
+    if not (math.isfinite(v) and 0.0 < v <= 1.0):
+        raise InvalidArgumentError(-2, message=f"spring_damping (damping_ratio) must lie in (0, 1] (got {v!r})")
+    return v
+
+
 class Transaction:
     """The open transaction of a ``with engine.transaction()`` / ``engine.animate()`` block.
 
@@ -163,7 +183,7 @@ class Transaction:
         return self._engine.keyframe(rel_start, rel_duration)
 
     def set_duration(self, d: float) -> None:
-        d = checked_float(d, "duration")
+        d = checked_non_negative(d, "duration")
         self._check_current()
         self._engine._check(lib.cad_transaction_set_duration, d)
 
@@ -693,9 +713,16 @@ class Engine:
         ``completion``: called (no arguments) once every animation the transaction
         added has stopped, or at the commit if none was added. The block commits
         on exit, also when it raises.
+
+        Every argument is checked as the library checks it (``duration`` finite and
+        >= 0, a timing function name or Bézier control points it accepts...) before
+        the transaction opens: a refused argument raises from this call (or the
+        ``with``) without opening, and so without committing, a transaction.
         """
-        # Arguments are checked before the transaction opens.
-        d = None if duration is None else checked_float(duration, "duration")
+        # Every argument is checked, as the library checks it, before the transaction
+        # opens: a refused block opens (and commits) nothing.
+        d = None if duration is None else checked_non_negative(duration, "duration")
+        timing = None if timing_function is None else _tx_timing_call(timing_function)
         disable = None if disable_actions is None else (1 if checked_bool(disable_actions, "disable_actions") else 0)
         if completion is not None and not callable(completion):
             raise TypeError("completion must be callable")
@@ -703,8 +730,8 @@ class Engine:
         def setup() -> None:
             if d is not None:
                 self._check(lib.cad_transaction_set_duration, d)
-            if timing_function is not None:
-                _set_tx_timing(self, timing_function)
+            if timing is not None:
+                self._check(timing[0], *timing[1])
             if disable is not None:
                 self._check(lib.cad_transaction_set_disable_actions, disable)
             if completion is not None:
@@ -725,27 +752,34 @@ class Engine:
         ``completion`` runs once they have all stopped. ``curve=None`` keeps the
         transaction's default (Core Animation's ``default`` curve).
 
+        Every argument is checked as the library checks it (``duration`` and
+        ``delay`` finite and >= 0, ``repeat`` >= 0 or infinite, ``spring_damping`` in
+        (0, 1], ``initial_velocity`` finite, the curve...) before the transaction
+        opens: a refused argument opens, and so commits, no transaction.
+
         Example::
 
             with engine.animate(duration=1, delay=2, curve="easeInOut", autoreverse=True, repeat=3):
                 layer.position = (80, 100)
         """
-        # Arguments are checked before the transaction opens.
-        d = checked_float(duration, "duration")
-        dl = checked_float(delay, "delay")
-        rep = math.inf if repeat is True else checked_float(repeat, "repeat")
+        # Every argument is checked, as the library checks it, before the transaction
+        # opens: a refused block opens (and commits) nothing.
+        d = checked_non_negative(duration, "duration")
+        dl = checked_non_negative(delay, "delay")
+        rep = checked_repeat(repeat, "repeat")
         rev = checked_bool(autoreverse, "autoreverse")
-        damping = None if spring_damping is None else checked_float(spring_damping, "spring_damping")
-        v0 = checked_float(initial_velocity, "initial_velocity")
+        damping = None if spring_damping is None else _checked_damping_ratio(spring_damping)
+        v0 = checked_finite(initial_velocity, "initial_velocity")
         if damping is None and v0:
             raise ValueError("initial_velocity applies to springs: give spring_damping too")
+        timing = None if curve is None else _tx_timing_call(curve)
         if completion is not None and not callable(completion):
             raise TypeError("completion must be callable")
 
         def setup() -> None:
             self._check(lib.cad_transaction_set_duration, d)
-            if curve is not None:
-                _set_tx_timing(self, curve)
+            if timing is not None:
+                self._check(timing[0], *timing[1])
             if dl:
                 self._check(lib.cad_transaction_set_delay, dl)
             if rep:

@@ -9,6 +9,7 @@ key path, including sub-keys, works with item access: ``layer["position.x"]``.
 """
 from __future__ import annotations
 
+import math
 import numbers
 import operator
 import re
@@ -16,9 +17,10 @@ from ctypes import c_char as ctypes_char
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, HANDLE_RANGE, TypedProperty, Value, byref, c_double, c_int32,
-                    c_uint64, checked_bool, checked_float, checked_int, encode, pack, raise_status, unpack)
+                    c_uint64, checked_bool, checked_finite, checked_float, checked_int, checked_non_negative,
+                    checked_repeat, encode, flatten, pack, raise_status, unpack)
 from ._lib import lib
-from .errors import ClosedError, InvalidArgumentError
+from .errors import ClosedError, InvalidArgumentError, TypeMismatchError
 from .animation import Animation, _no_copy
 from .enums import FillMode
 from .types import Color, Point, Rect, Size, Transform3D
@@ -91,6 +93,57 @@ def _conv_in(kind: str, keypath: str = "value") -> Callable[[Any], Value]:
         from .enums import parse_enum
         return lambda v: float(parse_enum(FillMode, v, "fill mode"))
     return lambda v: v
+
+
+def _contents_id(value: Any) -> int:
+    """A contents id: an integer in [0, 2**64) (ctypes would wrap -1 or 2**64 and
+    truncate 1.5 silently); the same errors as ``layer["contents"] = value``."""
+    try:
+        v = operator.index(value)
+    except TypeError:
+        if not isinstance(value, numbers.Real):
+            raise TypeError(f"contents must be an integer id, not {type(value).__name__}") from None
+        raise InvalidArgumentError(-2, message=f"contents must be an integer id, got {value!r}") from None
+    if not 0 <= v < 2 ** 64:
+        raise InvalidArgumentError(-2, message=f"contents must lie in [0, 2**64), got {v}")
+    return v
+
+
+#: Components of each kind of property.
+_COMPONENTS = {"scalar": 1, "bool": 1, "fill": 1, "point": 2, "size": 2, "rect": 4, "color": 4, "transform": 16}
+
+#: The library's rules for the layer timing fields (the other properties must be finite).
+_TIMING_RULES: Dict[str, Callable[[Any, str], float]] = {
+    "beginTime": checked_finite, "speed": checked_finite, "timeOffset": checked_finite,
+    "duration": checked_non_negative, "repeatCount": checked_repeat, "repeatDuration": checked_repeat,
+    "autoreverses": checked_finite,
+}
+
+
+def _check_value(name: str, value: Any) -> None:
+    """Raises what setting the property ``name`` (camel or snake case, or
+    ``"contents"``) to ``value`` would raise because of the value: the binding's
+    conversion, then the library's checks (cad_layer_set: the number of components,
+    finite values or the timing field's rule, a fill mode). Used by
+    :meth:`Layer.configure` to check every value before it sets any."""
+    if name == "contents":
+        _contents_id(value)
+        return
+    prop = vars(Layer)[name]
+    keypath, kind = prop.keypath, prop.kind
+    flat = flatten(_conv_in(kind, keypath)(value), keypath)
+    if len(flat) != _COMPONENTS[kind]:
+        raise TypeMismatchError(-4, message=f"\"{keypath}\" takes {_COMPONENTS[kind]} component(s); got {len(flat)}")
+    rule = _TIMING_RULES.get(keypath)
+    if rule is not None:
+        rule(flat[0], keypath)
+    elif kind == "fill":
+        if flat[0] not in set(map(float, FillMode)):
+            raise InvalidArgumentError(-2, message=f"fill mode {flat[0]:g} is not a valid value")
+    else:
+        for x in flat:
+            if not math.isfinite(x):
+                raise InvalidArgumentError(-2, message=f"values for \"{keypath}\" must be finite (got {x!r})")
 
 
 #: attribute name (camel and snake) -> (key path bytes, reader)
@@ -229,10 +282,23 @@ class Layer:
             self._handle = _layer_handle(handle)
 
     def configure(self, **props: Any) -> "Layer":
-        """Sets several properties (attribute names, camel or snake case, plus ``contents``)."""
-        for name, value in props.items():
+        """Sets several properties (attribute names, camel or snake case, plus
+        ``contents``), in the order given; each runs its action as a single
+        assignment would. Returns the layer.
+
+        Every value is checked before any is set, by the library's rules for the
+        property (its number of components, finite numbers, the timing fields'
+        ranges such as ``duration >= 0``, fill modes, contents ids): a refused value
+        leaves the layer as it was. An error only the engine can report (the layer
+        was destroyed, or the engine closed, meanwhile) is raised by the first
+        property it reaches, with the properties before it already set.
+        """
+        for name in props:
             if name not in _ATTRS and name != "contents":
                 raise TypeError(f"unknown layer property {name!r}")
+        for name, value in props.items():
+            _check_value(name, value)
+        for name, value in props.items():
             setattr(self, name, value)
         return self
 
@@ -386,17 +452,7 @@ class Layer:
 
     @contents.setter
     def contents(self, value: int) -> None:
-        # An integer in [0, 2**64) (ctypes would wrap -1 or 2**64 and truncate 1.5
-        # silently); the same errors as ``layer["contents"] = value``.
-        try:
-            v = operator.index(value)
-        except TypeError:
-            if not isinstance(value, numbers.Real):
-                raise TypeError(f"contents must be an integer id, not {type(value).__name__}") from None
-            raise InvalidArgumentError(-2, message=f"contents must be an integer id, got {value!r}") from None
-        if not 0 <= v < 2 ** 64:
-            raise InvalidArgumentError(-2, message=f"contents must lie in [0, 2**64), got {v}")
-        self._engine._check(lib.cad_layer_set_contents, self._handle, v)
+        self._engine._check(lib.cad_layer_set_contents, self._handle, _contents_id(value))
 
     # ---- tree ------------------------------------------------------------------------
 

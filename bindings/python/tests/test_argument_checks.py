@@ -10,6 +10,7 @@ import pytest
 
 import cadence
 from cadence import Animation, EventKind, Layer
+from conftest import approx
 
 np = pytest.importorskip("numpy")
 
@@ -345,6 +346,102 @@ def test_a_second_path_is_refused_not_joined(engine):
     layer.add_animation(a, "move")
     engine.tick(0.5)                       # halfway along the first path only
     assert tuple(layer.presentation("position")) == (50.0, 0.0)
+
+
+def _linear_path_animation(engine, bad_path):
+    """A 1 s linear keyframe animation of position whose first path was refused,
+    then given the path (0,0) -> (100,0)."""
+    a = cadence.Animation(engine, "keyframe", "position")
+    a.duration = 1.0
+    a.calculation_mode = "linear"
+    with pytest.raises(cadence.CadenceError):
+        a.path = bad_path
+    assert a.path is None
+    a.path = [(0, 0), (100, 0)]
+    return a
+
+
+@pytest.mark.parametrize("bad_path", [
+    [(0, 0), (1, 1), (math.nan, 2)],
+    [(0, 0), (1, 1), (2, math.inf)],
+    [("move_to", 0, 0), ("line_to", 1, 1), ("quad_to", 5, math.nan, 7, 7)],
+    [("move_to", 0, 0), ("cubic_to", 1, 1, 2, 2, 3, 3), ("cubic_to", 1, 1, 2, -math.inf, 3, 3)],
+    [("close",), ("move_to", 0, 0), ("line_to", 5, 5)],
+], ids=["nan-point", "inf-point", "nan-quad", "inf-cubic", "leading-close"])
+def test_a_refused_path_leaves_nothing_behind(engine, bad_path):
+    # SEMANTICS.md §12: a failing call leaves the engine as it was. The path is sent
+    # one element per C call: a bad element after good ones must be refused before
+    # the first one is sent, or the next path is joined to the half-sent one.
+    engine.tick(1.0)
+    a = _linear_path_animation(engine, bad_path)
+    layer = engine.create_layer()
+    engine.tick(1.1)
+    layer.add_animation(a, "p")
+    engine.tick(1.35)
+    # linear over the single segment (0,0) -> (100,0) (SEMANTICS.md §7): 25% of the way
+    assert tuple(layer.presentation("position")) == approx((25.0, 0.0))
+
+
+def test_path_objects_refuse_non_finite_coordinates():
+    for build in (lambda: cadence.Path().move_to(math.nan, 0),
+                  lambda: cadence.Path().move_to(0, 0).line_to(0, math.inf),
+                  lambda: cadence.Path().move_to(0, 0).quad_to(1, 1, math.nan, 2),
+                  lambda: cadence.Path().move_to(0, 0).cubic_to(1, 1, 2, 2, 3, -math.inf),
+                  lambda: cadence.Path([(0, 0), (math.nan, 1)])):
+        with pytest.raises(cadence.InvalidArgumentError):
+            build()
+
+
+def test_a_path_that_fails_part_way_in_c_is_recorded_not_joined(engine, monkeypatch):
+    # A C call that still fails part-way (here a line_to made to send NaN, as if the
+    # library refused it for a reason the binding cannot check) leaves the elements
+    # before it in the description. The binding must say so (path reads them) and
+    # refuse another path, which would be joined to them.
+    from cadence._lib import lib
+    real = lib.cad_anim_path_line_to
+    calls = []
+
+    def failing_second_line(e, h, x, y):
+        calls.append((x, y))
+        return real(e, h, math.nan if len(calls) == 2 else x, y)
+
+    monkeypatch.setattr(lib, "cad_anim_path_line_to", failing_second_line)
+    a = cadence.Animation.keyframe(engine, "position", duration=1.0)
+    with pytest.raises(cadence.InvalidArgumentError):
+        a.path = [(0, 0), (100, 0), (100, 100)]
+    monkeypatch.undo()
+    assert a.path == cadence.Path([(0, 0), (100, 0)])  # what the library took
+    with pytest.raises(cadence.InvalidStateError):
+        a.path = [(0, 0), (0, 100)]
+    layer = engine.create_layer()
+    engine.tick(0)
+    layer.add_animation(a, "move")
+    engine.tick(0.5)  # halfway along (0,0) -> (100,0), the elements the library holds
+    assert tuple(layer.presentation("position")) == approx((50.0, 0.0))
+
+
+def test_animation_configure_checks_every_option_before_setting_any(engine, layer):
+    refused = [
+        (dict(duration=2.0, speed=math.nan), cadence.InvalidArgumentError),
+        (dict(duration=2.0, repeat_count=-1), cadence.InvalidArgumentError),
+        (dict(duration=2.0, begin_time=math.inf), cadence.InvalidArgumentError),
+        (dict(duration=2.0, timing_function=(1.5, 0, 1, 1)), cadence.InvalidArgumentError),  # c1x outside [0, 1]
+        (dict(duration=2.0, timing_function=("steps", 0)), cadence.InvalidArgumentError),
+        (dict(duration=2.0, fill_mode=9), cadence.InvalidArgumentError),
+        (dict(duration=2.0, to_value=math.nan), cadence.InvalidArgumentError),
+        (dict(duration=2.0, on_event=3), TypeError),
+        (dict(duration=2.0, bogus=1), TypeError),
+    ]
+    for options, error in refused:
+        a = Animation.basic(engine, "opacity", to=0.0)
+        with pytest.raises(error):
+            a.configure(**options)
+        assert a.duration == 0.0, options  # the default: duration was not set
+        assert a.timing_function is None and a.fill_mode == cadence.FillMode.REMOVED
+    # ... and in the engine: the last one runs with the default duration 0.25 s (linear)
+    layer.add_animation(a, "fade")
+    engine.tick(0.125)
+    assert layer.presentation("opacity") == approx(0.5)
 
 
 def test_every_callback_exception_of_a_tick_is_kept(engine):

@@ -266,6 +266,33 @@ def test_timing_field_validation(engine):
         l.fill_mode = "sideways"
 
 
+def test_configure_checks_every_value_before_setting_any(engine):
+    l = engine.create_layer()
+    engine.tick(0.0)  # no longer new: a set runs its implicit animation
+    refused = [
+        (dict(opacity=0.5, position=(1, 2, 3)), cadence.TypeMismatchError),
+        (dict(opacity=0.5, transform=[1.0] * 15), cadence.TypeMismatchError),
+        (dict(opacity=0.5, bounds=(0, 0, math.nan, 1)), cadence.InvalidArgumentError),
+        (dict(opacity=0.5, background_color=(1, 0, 0, math.inf)), cadence.InvalidArgumentError),
+        (dict(opacity=0.5, duration=-1), cadence.InvalidArgumentError),
+        (dict(opacity=0.5, speed=math.nan), cadence.InvalidArgumentError),
+        (dict(opacity=0.5, repeatCount=-2), cadence.InvalidArgumentError),
+        (dict(opacity=0.5, fillMode=7), cadence.InvalidArgumentError),
+        (dict(opacity=0.5, hidden=math.nan), cadence.InvalidArgumentError),
+        (dict(opacity=0.5, contents=-1), cadence.InvalidArgumentError),
+        (dict(opacity=0.5, position="far"), TypeError),
+        (dict(opacity=0.5, bogus=1), TypeError),
+    ]
+    for props, error in refused:
+        with pytest.raises(error):
+            l.configure(**props)
+        assert l.opacity == 1.0, props  # unchanged, and no action ran
+        assert l.animation_keys() == [], props
+    # the edges the library accepts are accepted
+    l.configure(opacity=0.5, repeatCount=math.inf, duration=0.0, fillMode="both", contents=2 ** 64 - 1)
+    assert (l.opacity, l.repeatCount, l.fill_mode, l.contents) == (0.5, math.inf, FillMode.BOTH, 2 ** 64 - 1)
+
+
 def test_layer_repeat_count_accepts_infinity(engine):
     l = engine.create_layer()
     l.repeatCount = math.inf

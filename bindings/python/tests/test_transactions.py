@@ -1,6 +1,7 @@
 """Transactions, implicit actions and UIKit-style blocks (SEMANTICS.md §10)."""
 from __future__ import annotations
 
+import math
 
 import pytest
 
@@ -302,3 +303,61 @@ def test_transaction_object_configures_only_its_own_transaction(engine, layer):
     engine.tick(0.5)
     assert layer.presentation("position.x") == approx(5.0)  # inner: 1 s
     assert layer.presentation("opacity") == approx(0.875)   # outer: 4 s
+
+
+# A block whose settings the library refuses must open nothing (SEMANTICS.md §12): no
+# transaction begun and committed, so no TRANSACTION_COMPLETE event and no id used.
+REFUSED_BLOCKS = {
+    "transaction(duration=-1)": lambda e: e.transaction(duration=-1.0),
+    "transaction(duration=nan)": lambda e: e.transaction(duration=math.nan),
+    "transaction(duration=inf)": lambda e: e.transaction(duration=math.inf),
+    "transaction(Bézier c1x > 1)": lambda e: e.transaction(timing_function=(1.5, 0, 1, 1)),
+    "transaction(Bézier c2x < 0)": lambda e: e.transaction(timing_function=(0.5, 0, -0.1, 1)),
+    "transaction(Bézier c1y nan)": lambda e: e.transaction(timing_function=(0.5, math.nan, 0.5, 1)),
+    "transaction(timing name 9)": lambda e: e.transaction(timing_function=9),
+    "transaction(steps)": lambda e: e.transaction(timing_function=("steps", 3)),
+    "animate(duration=-1)": lambda e: e.animate(duration=-1.0),
+    "animate(delay=-1)": lambda e: e.animate(delay=-1.0),
+    "animate(delay=inf)": lambda e: e.animate(delay=math.inf),
+    "animate(delay=nan)": lambda e: e.animate(delay=math.nan),
+    "animate(repeat=-1)": lambda e: e.animate(repeat=-1),
+    "animate(repeat=nan)": lambda e: e.animate(repeat=math.nan),
+    "animate(spring_damping=2)": lambda e: e.animate(duration=0.5, spring_damping=2.0),
+    "animate(spring_damping=0)": lambda e: e.animate(duration=0.5, spring_damping=0.0),
+    "animate(spring_damping=nan)": lambda e: e.animate(duration=0.5, spring_damping=math.nan),
+    "animate(initial_velocity=inf)": lambda e: e.animate(spring_damping=0.5, initial_velocity=math.inf),
+    "animate(curve Bézier c2x = 2)": lambda e: e.animate(curve=(0, 0, 2, 1)),
+    "animate(curve name 7)": lambda e: e.animate(curve=7),
+    "animate(curve steps)": lambda e: e.animate(curve=("steps", 2, "start")),
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSED_BLOCKS))
+def test_a_refused_block_opens_no_transaction(engine, layer, name):
+    with pytest.raises((ValueError, cadence.InvalidArgumentError)):
+        with REFUSED_BLOCKS[name](engine):
+            layer.opacity = 0.0
+    assert engine.transaction_id == 0
+    assert layer.opacity == 1.0 and layer.animation_keys() == []  # the body never ran
+    engine.tick(1.0)
+    assert list(engine.poll_events()) == []  # no TRANSACTION_COMPLETE of a committed block
+    with engine.transaction() as tx:
+        pass
+    assert tx.id == 1  # the first transaction of the engine: no id was used up
+    assert [(e.kind, e.tag) for e in engine.poll_events()] == [(EventKind.TRANSACTION_COMPLETE, 1)]
+
+
+def test_block_settings_at_the_edges_of_their_ranges_are_accepted(engine, layer):
+    # The checks made before the block opens must not refuse what the library accepts.
+    with engine.animate(duration=0.0, delay=0.0, repeat=math.inf, curve=(0, -5, 1, 5)):
+        pass
+    with engine.animate(duration=1.0, spring_damping=1.0, initial_velocity=-3.0, curve=None):
+        pass
+    with engine.transaction(duration=0.0, timing_function=(1, 0, 0, 1)):
+        pass
+    with engine.animate(duration=1.0, curve="linear", repeat=0.5):
+        layer.opacity = 0.0
+    engine.tick(0.25)
+    assert layer.presentation("opacity") == approx(0.75)  # linear, 1 s
+    engine.tick(0.75)
+    assert layer.animation_keys() == []  # half a cycle: ends at 0.5 s
