@@ -152,16 +152,26 @@ public struct ResolvedTiming: Sendable, Equatable {
     }
 
     /// `fastFloor(snap(q))` with one floor instead of two. When `q` snaps, the
-    /// result is the whole number `r`. Otherwise |q| < 5e11 (from 5e11 up every
-    /// value is within the snap of a whole number), where q + 0.5 rounds by at
-    /// most 3e-5, so r = floor(q + 0.5) is floor(q) or floor(q) + 1:
-    /// floor(q) = r when q >= r, else r - 1. NaN stays NaN.
+    /// result is the whole number `r`. Otherwise, below 2^51 q + 0.5 rounds by
+    /// less than 0.5 and from 2^51 to 2^52 it is exact, so r = floor(q + 0.5)
+    /// is floor(q) or floor(q) + 1: floor(q) = r when q >= r, else r - 1 (from
+    /// 2^52 up q is whole and r is q or q + 1). NaN stays NaN.
+    ///
+    /// `q` is a time over the cycle `c`: the snap also needs the time to be
+    /// within `snapTime` of the boundary, so its window does not grow with the
+    /// running time (at a = 1e9 s a relative 1e-12 alone is 1 ms of frames
+    /// showing the next cycle early; with the cap, only rounding-level misses).
     @inline(__always)
-    static func snappedFloor(_ q: Double) -> Double {
+    static func snappedFloor(_ q: Double, cycle c: Double) -> Double {
         let r = fastFloor(q + 0.5)
-        if abs(q - r) <= 1e-12 * max(1, abs(q)) { return r }
+        let miss = abs(q - r)
+        if miss <= 1e-12 * max(1, abs(q)) && miss * c <= snapTime { return r }
         return q >= r ? r : r - 1
     }
+
+    /// The largest time (seconds of local time) by which a cycle boundary
+    /// snaps (`snappedFloor`).
+    static var snapTime: Double { 1e-9 }
 
     /// A cycle count snapped up to a whole number (`snappedFloor`) names a
     /// cycle that starts at or after the end of the active duration when `t` is
@@ -257,7 +267,7 @@ public struct ResolvedTiming: Sendable, Equatable {
         if !(t > 0) || !t.isFinite {
             i = 0; u = 0
         } else {
-            i = ResolvedTiming.lastCycle(ResolvedTiming.snappedFloor(t / c), cycle: c, activeDuration: activeDuration)
+            i = ResolvedTiming.lastCycle(ResolvedTiming.snappedFloor(t / c, cycle: c), cycle: c, activeDuration: activeDuration)
             u = t - i * c
             if u < 0 { u = 0 } else if u > c { u = c }
         }

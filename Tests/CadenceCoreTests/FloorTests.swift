@@ -13,10 +13,11 @@ struct FloorTests {
         return f == 0 ? 0 : f          // the helpers return +0 for a zero result
     }
 
-    /// floor(snap(q)) from libm: snapped to r = floor(q + 0.5) within 1e-12 max(1, |q|).
-    static func snappedReference(_ q: Double) -> Double {
+    /// floor(snap(q)) from libm: snapped to r = floor(q + 0.5) within 1e-12 max(1, |q|)
+    /// when that miss is also at most 1e-9 s of time (q = t / c).
+    static func snappedReference(_ q: Double, cycle c: Double = 1) -> Double {
         let r = Foundation.floor(q + 0.5)
-        let s = abs(q - r) <= 1e-12 * max(1, abs(q)) ? r : q
+        let s = abs(q - r) <= 1e-12 * max(1, abs(q)) && abs(q - r) * c <= 1e-9 ? r : q
         return reference(s)
     }
 
@@ -56,27 +57,32 @@ struct FloorTests {
 
     @Test("snappedFloor equals floor(snap(q)): edges and random")
     func snappedFloorAgrees() {
-        for q in Self.edgeValues {
-            #expect(ResolvedTiming.snappedFloor(q).bitPattern == Self.snappedReference(q).bitPattern, "q = \(q)")
-        }
-        #expect(ResolvedTiming.snappedFloor(.nan).isNaN)
+        for q in Self.edgeValues { for c in [1.0, 0.3, 1e-6, 1e6, 0] {
+            #expect(ResolvedTiming.snappedFloor(q, cycle: c).bitPattern == Self.snappedReference(q, cycle: c).bitPattern, "q = \(q), c = \(c)")
+        } }
+        #expect(ResolvedTiming.snappedFloor(.nan, cycle: 1).isNaN)
         // Snapping decides: just below a whole number within the tolerance goes up,
         // outside it stays down.
-        #expect(ResolvedTiming.snappedFloor(3 - 1e-13) == 3)
-        #expect(ResolvedTiming.snappedFloor(3 - 1e-11) == 2)
-        #expect(ResolvedTiming.snappedFloor(-3 - 1e-13) == -3)
-        #expect(ResolvedTiming.snappedFloor(-3 + 1e-11) == -3)
-        #expect(ResolvedTiming.snappedFloor(-3 - 1e-11) == -4)
+        #expect(ResolvedTiming.snappedFloor(3 - 1e-13, cycle: 1) == 3)
+        #expect(ResolvedTiming.snappedFloor(3 - 1e-11, cycle: 1) == 2)
+        #expect(ResolvedTiming.snappedFloor(-3 - 1e-13, cycle: 1) == -3)
+        #expect(ResolvedTiming.snappedFloor(-3 + 1e-11, cycle: 1) == -3)
+        #expect(ResolvedTiming.snappedFloor(-3 - 1e-11, cycle: 1) == -4)
+        // The miss as time must be within 1e-9 s too: q = 3e9 - 3e-3 is within 1e-12
+        // relative of 3e9, but 3e-3 cycles of 0.3 s are 0.9 ms, not a rounding.
+        #expect(ResolvedTiming.snappedFloor(3e9 - 3e-3, cycle: 0.3) == 3e9 - 1)
+        #expect(ResolvedTiming.snappedFloor(3e9 - 3e-3, cycle: 1e-7) == 3e9)
         var g = SplitMix64(seed: 0x5A9_0002)
-        for _ in 0..<200_000 {
-            let q = g.anyMagnitude()
-            #expect(ResolvedTiming.snappedFloor(q).bitPattern == Self.snappedReference(q).bitPattern, "q = \(q)")
+        let cycles = [1.0, 0.3, 1e-4, 1e-9, 3.7e4]
+        for n in 0..<200_000 {
+            let q = g.anyMagnitude(), c = cycles[n % cycles.count]
+            #expect(ResolvedTiming.snappedFloor(q, cycle: c).bitPattern == Self.snappedReference(q, cycle: c).bitPattern, "q = \(q)")
         }
         // Quotients near whole numbers, as t / c produces them.
-        for _ in 0..<100_000 {
+        for n in 0..<100_000 {
             let k = Double(Int(g.next() % 2_000_001)) - 1_000_000
-            let q = k + (g.unit() - 0.5) * 4e-12 * max(1, abs(k))
-            #expect(ResolvedTiming.snappedFloor(q).bitPattern == Self.snappedReference(q).bitPattern, "q = \(q)")
+            let q = k + (g.unit() - 0.5) * 4e-12 * max(1, abs(k)), c = cycles[n % cycles.count]
+            #expect(ResolvedTiming.snappedFloor(q, cycle: c).bitPattern == Self.snappedReference(q, cycle: c).bitPattern, "q = \(q)")
         }
     }
 }

@@ -82,6 +82,35 @@ struct TimingTests {
         #expect(mid.sample(parentTime: 0.7).progress == 0)
     }
 
+    /// The whole-number snap of cycle counts is for rounding, so its window must not
+    /// grow with the running time (found by a long-running-host audit: with
+    /// `now` in epoch seconds a 0.3 s repeating animation showed its next cycle's
+    /// start for the last millisecond of every cycle). A frame 1 ms before a
+    /// boundary at a ≈ 1.7e9 s shows 1 − 0.001 / 0.3, to the rounding of `now`
+    /// (ulp 2.4e-7 s, 8e-7 of progress).
+    @Test("cycle boundaries at large running times snap only at rounding level", arguments: [false, true])
+    func noEarlyCycleAtLargeTimes(general: Bool) {
+        let k = 5_666_666_667.0                   // cycles of 0.3 s: a ≈ 1.7e9 s
+        for miss in [1e-3, 5e-4, 1e-4, 1e-6] {
+            var r = Rig()
+            let l = r.layer()
+            r.tick(0)
+            r.add(l, r.basic("opacity", from: [0], to: [1], duration: 0.3) { s throws(CadenceError) in
+                s.timing.repeatCount = .infinity
+            }, key: "a")
+            // A second animation puts the layer on the general evaluator.
+            if general { r.add(l, r.basic("position.x", from: [0], to: [1], duration: 1e12), key: "b") }
+            let now = k * 0.3 - miss
+            r.tick(now)
+            #expect(abs(r.pres1(l, "opacity") - (1 - miss / 0.3)) <= 1e-5, "miss \(miss): \(r.pres1(l, "opacity"))")
+        }
+        // The engine's sampler itself, on both sides of a boundary.
+        let t = timing(duration: 0.3, repeatCount: .infinity)
+        let before = t.sample(parentTime: k * 0.3 - 1e-3), after = t.sample(parentTime: k * 0.3 + 1e-3)
+        #expect(before.iteration == k - 1 && abs(before.progress - (1 - 1e-3 / 0.3)) <= 1e-5)
+        #expect(after.iteration == k && abs(after.progress - 1e-3 / 0.3) <= 1e-5)
+    }
+
     @Test("fill modes decide the effect before and after")
     func fill() {
         for (mode, before, after) in [(FillMode.removed, false, false), (.forwards, false, true), (.backwards, true, false), (.both, true, true)] {
