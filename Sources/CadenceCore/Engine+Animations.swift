@@ -359,6 +359,7 @@ extension Engine {
         inst.tags[i] = spec.tag
         inst.callbacks[i] = spec.callback
         inst.specs[i] = spec
+        if spec.timing.beginTime == 0 && !inTx && delay == 0 { inst.extras[i].beginGlobal = now }
         // The attached copy carries its resolved beginTime (read back through
         // animationForKey and added elsewhere, it runs in step: Core Animation's copy).
         if spec.timing.beginTime == 0 && !inTx { inst.specs[i]!.timing.beginTime = inst.items[i].timing.beginTime }

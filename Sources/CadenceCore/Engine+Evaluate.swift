@@ -205,13 +205,13 @@ extension Engine {
             inst.items[i].started = true
             // A backwards fill starts the animation when it is added (§11 "at
             // once"), whether or not this tick also crosses its begin time.
-            let t = it.timing.fillMode.fillsBackwards ? previousNow : eventTime(l, local: it.timing.beginTime)
+            let t = it.timing.fillMode.fillsBackwards ? previousNow : startTime(i, layer: l)
             emit(.start, finished: false, instance: i, layer: l, time: t)
         }
         if !it.finished && s.phase == .after {
             if !inst.items[i].started {
                 inst.items[i].started = true
-                emit(.start, finished: false, instance: i, layer: l, time: eventTime(l, local: it.timing.beginTime))
+                emit(.start, finished: false, instance: i, layer: l, time: startTime(i, layer: l))
             }
             inst.items[i].finished = true
             let t = it.timing.parentEndTime.map { eventTime(l, local: $0) } ?? now
@@ -219,6 +219,16 @@ extension Engine {
             instanceStopped(i, time: t, finished: true)
             if it.removedOnCompletion { scratchRemove.append(Int32(i)) }
         }
+    }
+
+    /// Global time of an instance's begin: the time of the add (or commit) that
+    /// resolved it, when mapping the local begin back lands within a rounding of
+    /// it (the layer's timing has not changed since), else the mapped time.
+    func startTime(_ i: Int, layer l: Int) -> Double {
+        let g = eventTime(l, local: inst.items[i].timing.beginTime)
+        let b = inst.extras[i].beginGlobal
+        if abs(g - b) <= max(1e-9, 16 * b.ulp), b >= previousNow, b <= now { return b }
+        return g
     }
 
     /// Global time of a layer-local instant, clamped into the last tick interval.

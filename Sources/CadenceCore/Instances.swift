@@ -88,6 +88,11 @@ struct InstanceExtra {
     var toDecomp: DecomposedTransform?
     var fixedMatrixEnds = false
     var transition: TransitionRuntime?
+    /// The global time of the add (or of the commit) when the begin time was
+    /// resolved there with no delay (NaN otherwise): the start's crossing, which
+    /// mapping the local begin time back through the layer's timing only
+    /// approximates (to a rounding).
+    var beginGlobal: Double = .nan
 }
 
 /// Pool of attached animations with a free list (slots are reused, so a warm

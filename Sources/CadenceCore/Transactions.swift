@@ -131,6 +131,7 @@ extension Engine {
                     inst.items[i].beginAtCommit = false
                     inst.items[i].timing.beginTime = localTime(l, global: now) + beginDelay(i)
                     inst.specs[i]?.timing.beginTime = inst.items[i].timing.beginTime
+                    if beginDelay(i) == 0 { inst.extras[i].beginGlobal = now }
                 }
                 updateMembership(l)
                 markPresDirty(l)

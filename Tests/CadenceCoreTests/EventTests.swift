@@ -22,6 +22,31 @@ struct EventTests {
         #expect(ev[2].layer == b && ev[2].key == "two")
     }
 
+    /// §3.4 + §11: an animation added with beginTime 0 begins at the add, so its start
+    /// is dated at the add's `now` exactly, also under a superlayer whose time map
+    /// rounds on the way back (found by a tree-mutation audit: A's start came out
+    /// as 2.8100000000000005 and went after B's, against layer creation order).
+    @Test("a start resolved at the add is dated at the add under any time map", arguments: [3.0, 1.0 / 3.0])
+    func startAtTheAddUnderSpeed(speed: Double) {
+        var r = Rig()
+        let p = r.layer(["speed": [speed], "timeOffset": [1.3], "beginTime": [0.45]])
+        let a = r.layer()
+        try! r.e.addSublayer(p, a)
+        let b = r.layer()                      // a root made after a
+        r.tick(2.81)
+        var s1 = r.basic("opacity", from: [0], to: [1], duration: 1)
+        s1.tag = 1
+        var s2 = s1
+        s2.tag = 2
+        r.add(a, s1, key: "k")
+        r.add(b, s2, key: "k")
+        r.tick(2.9)
+        let ev = r.events()
+        #expect(ev.map(\.kind) == [.start, .start])
+        #expect(ev.map(\.tag) == [1, 2])
+        #expect(ev.map(\.time) == [2.81, 2.81])
+    }
+
     @Test("an animation added and finished within one tick interval reports start then stop")
     func startStopSameTick() {
         var r = Rig()
