@@ -26,11 +26,12 @@ _status_name = lib.cad_status_name
 OK = 0
 ERR_BUFFER_TOO_SMALL = lib.CAD_ERR_BUFFER_TOO_SMALL
 ERR_NOT_FOUND = lib.CAD_ERR_NOT_FOUND
+ERR_INVALID_HANDLE = lib.CAD_ERR_INVALID_HANDLE
 
 __all__ = ["_np", "Value", "TypedProperty", "ReadOnlyProperty", "checked_float", "checked_int", "checked_bool",
            "check", "raise_status", "encode", "flatten", "pack", "doubles", "unpack", "byref", "c_double", "c_int32",
-           "c_uint64", "OK", "ERR_BUFFER_TOO_SMALL", "ERR_NOT_FOUND", "INT32_RANGE", "INT64_RANGE", "HANDLE_RANGE",
-           "finite_or_inf", "checked_finite", "checked_non_negative", "checked_repeat"]
+           "c_uint64", "OK", "ERR_BUFFER_TOO_SMALL", "ERR_NOT_FOUND", "ERR_INVALID_HANDLE", "INT32_RANGE",
+           "INT64_RANGE", "HANDLE_RANGE", "finite_or_inf", "checked_finite", "checked_non_negative", "checked_repeat"]
 
 #: Value types accepted wherever the library takes ``const double *v, int32_t n``.
 Value = Union[float, int, Sequence[float], Any]

@@ -1007,24 +1007,25 @@ class Animation:
         """
         self._p()
         eng = self._engine
-        if callback is None:
-            self._check(lib.cad_anim_set_callback, _NULL_ANIM_CB, None)
-            uid = 0
-        else:
-            if not callable(callback):
-                raise TypeError("the event callback must be callable")
-            uid = eng._register_callback(callback)
-            try:
-                st = self._call(lib.cad_anim_set_callback, eng._anim_trampoline, uid)
-            except BaseException:
-                eng._release_callback(uid)
-                raise
-            if st:
-                eng._release_callback(uid)  # C did not take it: nothing can call it
-                raise_status(st)
-        # The previous callback is no longer the description's (a new id each time,
-        # so copies attached before keep theirs until their stop events).
-        old, self._cb_uid = self._cb_uid, uid
+        if callback is not None and not callable(callback):
+            raise TypeError("the event callback must be callable")
+        with eng._cb_lock:  # no copy of the description is made meanwhile (Engine._set_action)
+            if callback is None:
+                self._check(lib.cad_anim_set_callback, _NULL_ANIM_CB, None)
+                uid = 0
+            else:
+                uid = eng._register_callback(callback)
+                try:
+                    st = self._call(lib.cad_anim_set_callback, eng._anim_trampoline, uid)
+                except BaseException:
+                    eng._release_callback(uid)
+                    raise
+                if st:
+                    eng._release_callback(uid)  # C did not take it: nothing can call it
+                    raise_status(st)
+            # The previous callback is no longer the description's (a new id each time,
+            # so copies attached before keep theirs until their stop events).
+            old, self._cb_uid = self._cb_uid, uid
         eng._release_callback(old)
         self._values["on_event"] = callback
         return callback

@@ -11,12 +11,12 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
-from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, _np, byref, c_double, c_int32, c_uint64, check,
-                    checked_bool, checked_finite, checked_float, checked_int, checked_non_negative, checked_repeat,
-                    encode, raise_status)
+from ._core import (ERR_BUFFER_TOO_SMALL, ERR_INVALID_HANDLE, ERR_NOT_FOUND, _np, byref, c_double, c_int32,
+                    c_uint64, check, checked_bool, checked_finite, checked_float, checked_int, checked_non_negative,
+                    checked_repeat, encode, raise_status)
 from ._lib import cad_anim_callback, cad_event, cad_render_item, cad_transaction_callback, lib
-from .animation import TimingFunction, _apply_timing, _no_copy, _timing_call
-from .enums import EventKind
+from .animation import Animation, TimingFunction, _apply_timing, _no_copy, _timing_call
+from .enums import AnimKind, EventKind
 from .errors import ClosedError, InvalidArgumentError, InvalidStateError, OutOfMemoryError
 from .layer import Layer, _handle_of, _layer_handle
 
@@ -76,6 +76,16 @@ class Event(NamedTuple):
     key: str
 
 
+def _error(status: int) -> BaseException:
+    """The exception of a failed status, read right after the failing call (as
+    raise_status does), to raise after further calls."""
+    try:
+        raise_status(status)
+    except BaseException as exc:  # noqa: BLE001 - returned, raised by the caller
+        return exc
+    raise AssertionError("raise_status returned")  # pragma: no cover
+
+
 def _event_kind(k: int) -> Any:
     try:
         return EventKind(k)
@@ -99,7 +109,7 @@ def _anim_trampoline(wref: "weakref.ref[Engine]", e: Any, kind: int, layer: int,
         if fn is None:
             return
         if kind == EventKind.STOP and layer:
-            eng._callback_stopped(uid)  # that attached copy will not call again
+            eng._callback_stopped(uid)  # that attached copy will not call again (actions: see _settle_actions)
         now = c_double()
         lib.cad_engine_now(eng._ptr, byref(now))
         ev = Event(_event_kind(kind), bool(finished), Layer(eng, layer) if layer else None, tag, now.value,
@@ -206,13 +216,29 @@ class Transaction:
     __copy__ = __deepcopy__ = __reduce_ex__ = __reduce__ = _no_copy
 
 
+class _Linger:
+    """A dropped action's alias id (see Engine "layer actions"): the layer and the key
+    its copies attach under; ``handle``, the copy attached there when the action was
+    dropped (0: none, or gone since); and once none of its copies can be attached
+    any more, ``seq``, the number of ticks started when that was seen."""
+
+    __slots__ = ("layer", "key", "handle", "seq")
+
+    def __init__(self, layer: int, key: bytes, handle: int, seq: int) -> None:
+        self.layer = layer
+        self.key = key
+        self.handle = handle
+        self.seq = seq
+
+
 class _Calls:
     """One thread's count of C calls in flight on one engine (written only by that thread)."""
 
-    __slots__ = ("n", "__weakref__")
+    __slots__ = ("n", "ticks", "__weakref__")
 
     def __init__(self) -> None:
         self.n = 0
+        self.ticks = 0  # of those, tick() calls (see Engine._ticking)
 
 
 class Engine:
@@ -247,12 +273,34 @@ class Engine:
         # Python callbacks by userdata id, kept exactly while C may still call them.
         # Animation callbacks: while a description holds the id (``_cb_owned``), while
         # attached copies made by add_animation have not reported their stop event
-        # (``_cb_copies``), or for the engine's life once used as a layer action
-        # (``_cb_pinned``: action copies cannot be counted). See _release_callback.
+        # (``_cb_copies``), or, for a layer action, while the action is set
+        # (``_cb_pinned``) and then until its copies are gone (``_cb_linger``): see
+        # _set_action. These records change under _lock.
         self._callbacks: Dict[int, Callable[[Event], Any]] = {}
         self._cb_owned: Set[int] = set()
         self._cb_copies: Dict[int, int] = {}
-        self._cb_pinned: Set[int] = set()
+        # Layer actions (see "layer actions" below). Each set_action of an animation
+        # with a callback gives the action its own id (an alias of the callback),
+        # carried by the copies that action makes and by nothing else.
+        # _cb_pinned: alias -> (layer, action key, key its copies attach under, the
+        # copy attached there when it was set); _cb_actions: layer -> {action key:
+        # alias}; _cb_linger: alias -> _Linger once its action is gone;
+        # _cb_watching: (layer, attach key) -> the lingering aliases still watching
+        # the copy attached there. _cb_forever: ids copies of a read-only view may
+        # carry (never released).
+        self._cb_pinned: Dict[int, Tuple[int, bytes, bytes, int]] = {}
+        self._cb_actions: Dict[int, Dict[bytes, int]] = {}
+        self._cb_linger: Dict[int, _Linger] = {}
+        self._cb_watching: Dict[Tuple[int, bytes], Set[int]] = {}
+        self._cb_forever: Set[int] = set()
+        # Held while a description's callback id is read or changed and copies of it
+        # are made (on_event, add_animation, set_action), and while an action changes
+        # (set_action, clear_action, Layer.destroy). Taken before _lock, never after.
+        self._cb_lock = threading.RLock()
+        # tick() calls: started (each takes the next number, under _lock), and the
+        # number of one that returned after C ran it (see _settle_actions).
+        self._ticks_started = 0
+        self._ticks_done = 0
         # Transaction completions: until they run (popped by the trampoline), or until
         # replaced on the same open transaction (``_tx_uid_of``: transaction id -> id).
         self._tx_callbacks: Dict[int, Callable[[], Any]] = {}
@@ -419,10 +467,11 @@ class Engine:
             self._render_cache.clear()
             lib.cad_engine_destroy(p)
             # C can no longer call anything: drop the Python callbacks.
-            for d in (self._callbacks, self._cb_copies, self._tx_callbacks, self._tx_uid_of):
+            for d in (self._callbacks, self._cb_copies, self._cb_pinned, self._cb_actions, self._cb_linger,
+                      self._cb_watching, self._tx_callbacks, self._tx_uid_of):
                 d.clear()
             self._cb_owned.clear()
-            self._cb_pinned.clear()
+            self._cb_forever.clear()
             self._closer = False
             self._cond.notify_all()
 
@@ -461,40 +510,286 @@ class Engine:
     def _register_callback(self, fn: Callable[[Event], Any]) -> int:
         """A new userdata id for an animation callback, held by its description until
         :meth:`_release_callback`."""
-        uid = next(self._ids)
-        self._callbacks[uid] = fn
-        self._cb_owned.add(uid)
+        with self._lock:
+            uid = next(self._ids)
+            self._callbacks[uid] = fn
+            self._cb_owned.add(uid)
         return uid
 
     def _release_callback(self, uid: int) -> None:
         """The description no longer holds ``uid`` (closed, callback replaced or
         removed, or the C call registering it failed)."""
         if uid:
-            self._cb_owned.discard(uid)
-            self._forget_callback(uid)
+            with self._lock:
+                self._cb_owned.discard(uid)
+                self._forget_callback(uid)
 
-    def _callback_copied(self, uid: int) -> None:
-        """A copy carrying ``uid`` was attached by add_animation (it reports one stop event)."""
+    def _callback_copied(self, uid: int, n: int = 1) -> None:
+        """``n`` copies carrying ``uid`` are attached by add_animation (each reports
+        one stop event); -1 takes back a count made for a copy C refused."""
         if uid:
-            self._cb_copies[uid] = self._cb_copies.get(uid, 0) + 1
-
-    def _callback_pinned(self, uid: int) -> None:
-        """``uid`` is a layer action's callback: C may call it for as long as the engine lives."""
-        if uid:
-            self._cb_pinned.add(uid)
+            with self._lock:
+                left = self._cb_copies.get(uid, 0) + n
+                if left > 0:
+                    self._cb_copies[uid] = left
+                else:
+                    self._cb_copies.pop(uid, None)
+                    self._forget_callback(uid)
 
     def _callback_stopped(self, uid: int) -> None:
         """An attached copy carrying ``uid`` reported its (only) stop event."""
-        n = self._cb_copies.get(uid, 0)
-        if n > 1:
-            self._cb_copies[uid] = n - 1
-        else:
-            self._cb_copies.pop(uid, None)
-            self._forget_callback(uid)
+        with self._lock:
+            if uid in self._cb_pinned or uid in self._cb_linger:
+                return  # a copy made by an action (its own alias id): see _settle_actions
+            n = self._cb_copies.get(uid, 0)
+            if n > 1:
+                self._cb_copies[uid] = n - 1
+            else:
+                self._cb_copies.pop(uid, None)
+                self._forget_callback(uid)
 
     def _forget_callback(self, uid: int) -> None:
-        if uid not in self._cb_owned and uid not in self._cb_copies and uid not in self._cb_pinned:
+        """Drops ``uid``'s callback unless something may still call it (under _lock)."""
+        if (uid not in self._cb_owned and uid not in self._cb_copies and uid not in self._cb_pinned
+                and uid not in self._cb_linger and uid not in self._cb_forever):
             self._callbacks.pop(uid, None)
+
+    def _keep_callbacks_forever(self) -> None:
+        """A read-only view (an attached copy) is copied again: its copies carry the
+        callback id of the copy it shows, which the binding cannot tell. Every id
+        registered now is kept for the engine's life (the behaviour before actions
+        had their own ids), so none of them can go while such a copy may call it."""
+        with self._lock:
+            self._cb_forever.update(self._callbacks)
+
+    # ---- layer actions ---------------------------------------------------------------
+    #
+    # C copies an action animation when it is set and again on every change of its
+    # key: the binding cannot count those copies. What it knows:
+    # - every copy of the action set for (layer, key) attaches on that layer under
+    #   ``key`` ("transition" for a transition), replacing what was attached there:
+    #   at most one of them is attached at a time, and attached copies have distinct
+    #   handles (cad_layer_animation_for_key);
+    # - each copy reports exactly one stop event, a removed one at the next tick;
+    # - once the action is replaced, cleared or its layer destroyed, C makes no new
+    #   copy of it.
+    # So set_action gives each action a fresh id, an alias of the callback (set on the
+    # description just for the C call: the description and its add_animation copies
+    # keep their own id), pinned while the action is set. When the action goes, the
+    # copy attached where its copies attach is read:
+    # - the copy that was attached there when the action was set: the action made no
+    #   copy at all, the alias goes at once;
+    # - another copy (maybe the action's, maybe still running): the alias is kept
+    #   until that copy is no longer attached there (checked after each tick);
+    # - none, or once that copy is gone: every copy of the action is gone, but the
+    #   stop events of removed ones may still be pending. They are delivered by the
+    #   first tick C runs after, so the alias goes once a tick started later has
+    #   returned with no tick in progress (_settle_actions).
+
+    def _set_action(self, layer: int, key: bytes, anim: Optional[Animation]) -> None:
+        """``cad_layer_set_action(layer, key, anim)`` (None: the "no action" marker),
+        keeping the action's callback exactly while its copies may call it."""
+        with self._cb_lock:
+            h = uid = 0
+            transition = False
+            if anim is not None:
+                h, uid = anim._handle, anim._cb_uid
+                transition = anim._kind == AnimKind.TRANSITION
+                if anim._readonly:
+                    self._keep_callbacks_forever()
+            alias = 0
+            err: Optional[BaseException] = None
+            p = self._enter()
+            try:
+                if uid:
+                    alias = self._new_alias(p, uid, layer, key, transition)
+                if alias:
+                    # The copy C keeps for the action takes the alias id; the description
+                    # gets its own back at once (_cb_lock keeps on_event and add_animation
+                    # of it out meanwhile).
+                    st = lib.cad_anim_set_callback(p, h, self._anim_trampoline, alias)
+                    if st:
+                        err = _error(st)
+                    else:
+                        st = lib.cad_layer_set_action(p, layer, key, h)
+                        if st:
+                            err = _error(st)
+                        lib.cad_anim_set_callback(p, h, self._anim_trampoline, uid)
+                else:
+                    st = lib.cad_layer_set_action(p, layer, key, h)
+                    if st:
+                        err = _error(st)
+            except BaseException:
+                self._drop_alias(alias)
+                raise
+            finally:
+                self._exit()
+            if err is not None:
+                self._drop_alias(alias)  # C did not take it: no copy carries it
+                raise err
+            with self._lock:
+                if self._ptr is None:
+                    return  # closed meanwhile: close() dropped everything
+                slots = self._cb_actions.get(layer)
+                old = 0 if slots is None else slots.pop(key, 0)
+                if alias:
+                    self._cb_actions.setdefault(layer, {})[key] = alias
+                elif slots is not None and not slots:
+                    del self._cb_actions[layer]
+            if old:
+                self._action_dropped(old)
+
+    def _new_alias(self, p: int, uid: int, layer: int, key: bytes, transition: bool) -> int:
+        """(Inside a counted call, ``p`` its pointer.) A new id for ``uid``'s callback,
+        pinned as the action for (layer, key); 0 when ``uid`` has no callback."""
+        fn = self._callbacks.get(uid)
+        if fn is None:
+            return 0
+        where = b"transition" if transition else key  # a transition attaches under "transition"
+        out = c_uint64()
+        before = out.value if lib.cad_layer_animation_for_key(p, layer, where, byref(out)) == 0 else 0
+        with self._lock:
+            alias = next(self._ids)
+            self._callbacks[alias] = fn
+            self._cb_pinned[alias] = (layer, key, where, before)
+        return alias
+
+    def _drop_alias(self, alias: int) -> None:
+        """Forgets an alias C never took."""
+        if alias:
+            with self._lock:
+                self._cb_pinned.pop(alias, None)
+                self._forget_callback(alias)
+
+    def _clear_action(self, layer: int, key: bytes) -> None:
+        """``cad_layer_clear_action``: the default action again."""
+        with self._cb_lock:
+            self._check(lib.cad_layer_clear_action, layer, key)
+            with self._lock:
+                slots = self._cb_actions.get(layer)
+                old = 0 if slots is None else slots.pop(key, 0)
+                if slots is not None and not slots:
+                    del self._cb_actions[layer]
+            if old:
+                self._action_dropped(old)
+
+    def _destroy_layer(self, layer: int) -> None:
+        """``cad_layer_destroy``: its actions go, its copies stop (at the next tick)."""
+        with self._cb_lock:
+            p = self._enter()
+            try:
+                st = lib.cad_layer_destroy(p, layer)
+            finally:
+                self._exit()
+            err = _error(st) if st else None
+            if st in (0, ERR_INVALID_HANDLE):  # (also when it was destroyed without the binding)
+                with self._lock:
+                    slots = self._cb_actions.pop(layer, None)
+                    for alias in (slots or {}).values():
+                        self._linger(alias, 0)
+                    # The copies lingering aliases watch there went with the layer.
+                    for where in [w for w in self._cb_watching if w[0] == layer]:
+                        self._copies_gone(where, 0)
+            if err is not None:
+                raise err
+
+    def _action_dropped(self, alias: int) -> None:
+        """The action ``alias`` was set for was replaced or cleared: C makes no new
+        copy of it. Reads what is attached where its copies attach."""
+        where = self._cb_pinned.get(alias)
+        if where is None:
+            return
+        out = c_uint64()
+        p = self._try_enter()
+        if p is None:
+            return  # closing: close() drops everything
+        try:
+            st = lib.cad_layer_animation_for_key(p, where[0], where[2], byref(out))
+        finally:
+            self._exit()
+        with self._lock:
+            if self._ptr is not None:
+                self._linger(alias, out.value if st == 0 else 0)
+
+    def _linger(self, alias: int, attached: int) -> None:
+        """(Under _lock, after reading it.) The action ``alias`` is gone; ``attached``
+        is the copy attached where its copies attach (0: none)."""
+        layer, _, key, before = self._cb_pinned[alias]
+        where = (layer, key)
+        self._copies_gone(where, attached)  # lingering aliases watching another copy there
+        if attached and attached == before:
+            # Attached before the action was set, and never replaced: the action made
+            # no copy (a copy would have replaced it), so nothing carries the alias.
+            del self._cb_pinned[alias]
+            self._forget_callback(alias)
+            return
+        self._cb_linger[alias] = _Linger(layer, key, attached, -1 if attached else self._ticks_started)
+        del self._cb_pinned[alias]
+        if attached:
+            self._cb_watching.setdefault(where, set()).add(alias)
+
+    def _copies_gone(self, where: Tuple[int, bytes], attached: int) -> None:
+        """(Under _lock, after reading it, with _cb_lock held since: no alias started
+        watching meanwhile.) ``attached`` is the copy attached at ``where`` (0: none):
+        the lingering aliases watching another copy there stop watching."""
+        watching = self._cb_watching.get(where)
+        if watching:
+            for alias in [a for a in watching if self._cb_linger[a].handle != attached]:
+                self._copy_gone(alias)
+
+    def _copy_gone(self, alias: int) -> None:
+        """(Under _lock, after reading it.) The copy lingering ``alias`` watches is
+        no longer attached: seen before ``_ticks_started`` ticks had started."""
+        rec = self._cb_linger[alias]
+        rec.handle = 0
+        rec.seq = self._ticks_started
+        where = (rec.layer, rec.key)
+        watching = self._cb_watching[where]
+        watching.discard(alias)
+        if not watching:
+            del self._cb_watching[where]
+
+    def _ticking(self) -> bool:
+        """(Under _lock.) True while a tick() call is in progress on any thread."""
+        return any(rec.ticks for rec in list(self._threads))
+
+    def _settle_actions(self) -> None:
+        """After a tick, when none is in progress: drops the lingering aliases nothing
+        can call any more (see "layer actions" above). Never raises."""
+        with self._lock:
+            if self._ptr is None or self._ticking():
+                return
+            watched = [(where, [(a, self._cb_linger[a].handle) for a in aliases])
+                       for where, aliases in self._cb_watching.items()]
+        if watched:
+            p = self._try_enter()
+            if p is None:
+                return
+            out = c_uint64()
+            ref = byref(out)
+            gone = []
+            try:
+                for (layer, key), pairs in watched:
+                    attached = out.value if lib.cad_layer_animation_for_key(p, layer, key, ref) == 0 else 0
+                    gone += [(a, h) for a, h in pairs if h != attached]
+            finally:
+                self._exit()
+            with self._lock:
+                if self._ptr is None:
+                    return
+                for alias, handle in gone:
+                    # (Only the pairs read: an alias that started watching meanwhile
+                    # watches a copy attached after the read.)
+                    rec = self._cb_linger.get(alias)
+                    if rec is not None and rec.handle == handle:
+                        self._copy_gone(alias)
+        with self._lock:
+            if self._ptr is None or self._ticking():
+                return
+            done = self._ticks_done
+            for alias in [a for a, rec in self._cb_linger.items() if not rec.handle and rec.seq < done]:
+                del self._cb_linger[alias]
+                self._forget_callback(alias)
 
     def _reraise(self) -> None:
         # The first callback exception is raised; later ones of the same C call
@@ -565,6 +860,9 @@ class Engine:
             closing = self._closing
             if not closing:
                 rec.n += 1
+                rec.ticks += 1
+                self._ticks_started += 1
+                seq = self._ticks_started
         finally:
             lock.release()
         if closing:
@@ -573,10 +871,18 @@ class Engine:
             st = lib.cad_engine_tick(self._ptr, now)
         finally:
             rec.n -= 1
+            rec.ticks -= 1
             if self._closing:
                 self._wake()
         if st:
             raise_status(st)
+        # C ran this tick: the stop events pending when it started were delivered, and
+        # their callbacks have run. (Unlocked: a racing write can only lower the
+        # number, which delays _settle_actions, never hastens it.)
+        if seq > self._ticks_done:
+            self._ticks_done = seq
+        if self._cb_linger and not rec.ticks:
+            self._settle_actions()
         if self._pending:
             self._reraise()
 

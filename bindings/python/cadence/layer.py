@@ -352,8 +352,9 @@ class Layer:
 
     def destroy(self) -> None:
         """Destroys the layer: detaches it, makes its sublayers roots, stops its
-        animations (stop events with finished = False at the next tick)."""
-        self._engine._check(lib.cad_layer_destroy, self._handle)
+        animations (stop events with finished = False at the next tick) and drops
+        its actions."""
+        self._engine._destroy_layer(self._handle)
 
     # ---- key-path values ---------------------------------------------------------
 
@@ -507,10 +508,22 @@ class Layer:
         if animation._engine is not self._engine:
             raise ValueError("the animation belongs to another engine")
         animation._p()  # a closed animation (handle 0) raises ClosedError
-        self._engine._check(lib.cad_layer_add_animation, self._handle, animation._handle, encode(key))
-        # The attached copy carries the description's callback: keep it registered
-        # until that copy's stop event (SEMANTICS.md §11: exactly one per copy).
-        self._engine._callback_copied(animation._cb_uid)
+        bkey = encode(key)
+        eng = self._engine
+        with eng._cb_lock:  # the description's callback id does not change meanwhile
+            if animation._readonly:
+                # A copy of a copy carries that copy's callback id, unknown here.
+                eng._keep_callbacks_forever()
+            # The attached copy carries the description's callback: keep it registered
+            # until that copy's stop event (SEMANTICS.md §11: exactly one per copy),
+            # counted before C attaches it (a tick on another thread may deliver it).
+            uid = animation._cb_uid
+            eng._callback_copied(uid)
+            try:
+                eng._check(lib.cad_layer_add_animation, self._handle, animation._handle, bkey)
+            except BaseException:
+                eng._callback_copied(uid, -1)
+                raise
 
     def remove_animation(self, key: str) -> None:
         """Removes the animation under ``key`` (:class:`~cadence.NotFoundError` if none)."""
@@ -569,25 +582,24 @@ class Layer:
 
     def set_action(self, key: str, animation: Optional[Animation]) -> None:
         """Sets the action for ``key``: a copy of ``animation`` runs on each change,
-        or with None the "no action" marker (changes take effect at once)."""
-        if animation is not None and animation._engine is not self._engine:
-            raise ValueError("the animation belongs to another engine")
-        # A closed animation has handle 0, which C reads as the "no action" marker:
-        # refuse it (ClosedError) rather than silently disabling the action.
-        h = 0
+        or with None the "no action" marker (changes take effect at once).
+
+        The copies call the callback ``animation`` has now (``on_event``). It is kept
+        while the action is set, and after the action is replaced, cleared or the
+        layer destroyed, until no copy of the action can call it any more."""
         if animation is not None:
+            if not isinstance(animation, Animation):
+                raise TypeError(f"expected an Animation or None, not {type(animation).__name__}")
+            if animation._engine is not self._engine:
+                raise ValueError("the animation belongs to another engine")
+            # A closed animation has handle 0, which C reads as the "no action" marker:
+            # refuse it (ClosedError) rather than silently disabling the action.
             animation._p()
-            h = animation._handle
-        self._engine._check(lib.cad_layer_set_action, self._handle, encode(key), h)
-        if animation is not None:
-            # Every change of ``key`` makes a new copy with the action's callback, and
-            # those copies cannot be counted from here: keep that callback for the
-            # engine's life.
-            self._engine._callback_pinned(animation._cb_uid)
+        self._engine._set_action(self._handle, encode(key), animation)  # type: ignore[arg-type]
 
     def clear_action(self, key: str) -> None:
         """Returns ``key`` to its default action."""
-        self._engine._check(lib.cad_layer_clear_action, self._handle, encode(key))
+        self._engine._clear_action(self._handle, encode(key))  # type: ignore[arg-type]
 
     def _no_getter(self) -> bool:
         raise AttributeError("actions_enabled is write-only (the C API has no getter)")

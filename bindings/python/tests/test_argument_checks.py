@@ -4,7 +4,9 @@ keyframes, closed animations, callback lifetimes, orphan layers, spring duration
 exact ``layer["contents"]``."""
 from __future__ import annotations
 
+import gc
 import math
+import weakref
 
 import pytest
 
@@ -255,6 +257,326 @@ def test_action_callbacks_stay_while_the_action_can_run(engine, layer):
         engine.tick(t)
         engine.tick(t + 1.0)
     assert got == [EventKind.START, EventKind.STOP] * 2
+
+
+def _callback_state(engine):
+    """Every record the engine keeps for animation callbacks (the callbacks by id and
+    the sets/dicts that keep ids alive), whatever their names."""
+    return {name: value for name, value in vars(engine).items()
+            if (name == "_callbacks" or name.startswith("_cb_")) and isinstance(value, (dict, set))}
+
+
+def _recorder(log, name):
+    def cb(ev):
+        log.append((name, ev.kind, ev.finished))
+    return cb
+
+
+def test_replaced_action_callbacks_are_released(engine, layer):
+    # A new action animation (with its own callback) per interaction: each callback
+    # goes once nothing can call it any more, instead of living as long as the engine.
+    stops, refs = [], []
+    t = 0.0
+    for i in range(1000):
+        def cb(ev, i=i):
+            if ev.kind == EventKind.STOP:
+                stops.append((i, ev.finished))
+        refs.append(weakref.ref(cb))
+        a = Animation.basic(engine, "opacity", duration=0.02 + 0.03 * (i % 2), on_event=cb)
+        layer.set_action("opacity", a)
+        a.close()
+        del cb, a
+        layer.opacity = 0.25 + 0.5 * (i % 2)  # runs the action: one copy, one stop event
+        if i % 3:
+            t += 0.01 * (i % 4)
+            engine.tick(t)
+    engine.tick(t + 1.0)
+    engine.tick(t + 2.0)
+    # Every copy reported exactly one stop through its callback (replaced ones too).
+    assert sorted(i for i, _ in stops) == list(range(1000))
+    assert any(f for _, f in stops) and not all(f for _, f in stops)
+    state = _callback_state(engine)
+    assert len(engine._callbacks) <= 2, {k: len(v) for k, v in state.items()}
+    assert sum(len(v) for v in state.values()) <= 8, {k: len(v) for k, v in state.items()}
+    gc.collect()
+    assert sum(r() is not None for r in refs) <= 1  # at most the current action's
+    layer.set_action("opacity", None)
+    engine.tick(t + 3.0)
+    engine.tick(t + 4.0)
+    gc.collect()
+    assert all(r() is None for r in refs) and engine._callbacks == {}
+
+
+def test_action_callbacks_replaced_on_long_lived_descriptions_are_released(engine, layer):
+    # Two descriptions set in turn, each given a new callback before each use.
+    a = Animation.basic(engine, "position", duration=0.05)
+    b = Animation.spring(engine, "position", duration=0.05)
+    refs, count = [], [0]
+    for i in range(300):
+        def cb(ev):
+            count[0] += ev.kind == EventKind.STOP
+        refs.append(weakref.ref(cb))
+        d = (a, b)[i % 2]
+        d.on_event(cb)
+        layer.set_action("position", d)
+        del cb
+        layer.position = (i, -i)
+        engine.tick(0.1 * (i + 1))
+    engine.tick(100.0)
+    assert count[0] == 300
+    gc.collect()
+    assert sum(r() is not None for r in refs) <= 2  # the callbacks a and b hold now
+    assert len(engine._callbacks) <= 3
+
+
+def test_a_copy_running_when_its_action_is_replaced_still_reports(engine, layer):
+    log = []
+    a = Animation.basic(engine, "opacity", duration=1.0, on_event=_recorder(log, "a"))
+    b = Animation.basic(engine, "opacity", duration=1.0, on_event=_recorder(log, "b"))
+    layer.set_action("opacity", a)
+    layer.opacity = 0.5                          # a's copy runs from 0 to 1.0
+    engine.tick(0.25)
+    layer.set_action("opacity", b)               # replaced while a's copy runs
+    a.close()
+    del a
+    gc.collect()
+    engine.tick(0.5)
+    engine.tick(0.75)
+    assert log == [("a", EventKind.START, False)]
+    engine.tick(2.5)                             # a's copy ends: through a's callback
+    assert log[-1] == ("a", EventKind.STOP, True)
+    # A copy replaced by the next action's copy reports stop(False) through its own.
+    layer.opacity = 0.2                          # b's copy
+    engine.tick(3.0)
+    c = Animation.basic(engine, "opacity", duration=1.0, on_event=_recorder(log, "c"))
+    layer.set_action("opacity", c)
+    b.close()
+    layer.opacity = 0.7                          # c's copy replaces b's
+    engine.tick(3.1)
+    assert ("b", EventKind.STOP, False) in log and log.count(("b", EventKind.STOP, False)) == 1
+    # Cleared while a copy runs, and removed before the action is cleared: the stops
+    # still arrive (the second one was pending when the action went away).
+    layer.clear_action("opacity")
+    c.close()
+    engine.tick(5.0)
+    assert log[-1] == ("c", EventKind.STOP, True)
+    d = Animation.basic(engine, "opacity", duration=1.0, on_event=_recorder(log, "d"))
+    layer.set_action("opacity", d)
+    d.close()
+    layer.opacity = 0.1
+    layer.remove_animation("opacity")            # stop(False) pending until the next tick
+    layer.set_action("opacity", None)
+    engine.tick(6.0)
+    assert log[-1] == ("d", EventKind.STOP, False)
+    # Two copies of one action, the first replaced by the second: both stops arrive.
+    e = Animation.basic(engine, "opacity", duration=1.0, on_event=_recorder(log, "e"))
+    layer.set_action("opacity", e)
+    e.close()
+    layer.opacity = 0.3
+    layer.opacity = 0.4                          # the first copy's stop is pending
+    layer.set_action("opacity", None)
+    engine.tick(6.5)
+    engine.tick(8.0)
+    assert log.count(("e", EventKind.STOP, False)) == 1 and log.count(("e", EventKind.STOP, True)) == 1
+    engine.tick(9.0)
+    assert engine._callbacks == {}
+
+
+def test_action_copies_of_a_destroyed_layer_report_and_release(engine):
+    log = []
+    layer = engine.create_layer()
+    engine.tick(0.0)
+    a = Animation.basic(engine, "position", duration=1.0, on_event=_recorder(log, "a"))
+    ref = weakref.ref(a._values["on_event"])
+    layer.set_action("position", a)
+    layer.set_action("bounds", a)
+    a.close()
+    del a
+    layer.frame = (0, 0, 10, 10)                 # runs both actions
+    engine.tick(0.5)
+    layer.position = (5, 5)                      # replaces the position copy
+    layer.destroy()
+    engine.tick(0.6)
+    assert sorted(log) == sorted([("a", EventKind.START, False)] * 2 + [("a", EventKind.STOP, False)] * 3)
+    engine.tick(0.7)
+    gc.collect()
+    assert ref() is None and engine._callbacks == {}
+
+
+def test_one_action_animation_on_several_layers_and_keys(engine):
+    log = []
+    l1, l2 = engine.create_layer(), engine.create_layer()
+    engine.tick(0.0)
+    a = Animation.basic(engine, "opacity", duration=1.0, on_event=lambda ev: log.append((ev.layer, ev.key, ev.kind)))
+    ref = weakref.ref(a._values["on_event"])
+    for l in (l1, l2):
+        l.set_action("opacity", a)
+        l.set_action("shadowOpacity", a)
+    l1.set_action("opacity", a)                  # the same animation twice on one slot
+    a.close()
+    del a
+    for l in (l1, l2):
+        l.opacity = 0.5
+        l.shadowOpacity = 0.5
+    engine.tick(0.5)
+    l1.set_action("opacity", None)               # the other slots keep the callback
+    l2.clear_action("shadowOpacity")
+    engine.tick(2.0)
+    engine.tick(3.0)
+    stops = sorted((l.handle, k) for l, k, kind in log if kind == EventKind.STOP)
+    assert stops == sorted((l.handle, k) for l in (l1, l2) for k in ("opacity", "shadowOpacity"))
+    del log[:]
+    for l in (l1, l2):                           # the remaining actions still call it
+        l.opacity = 0.1
+        l.shadowOpacity = 0.1
+    engine.tick(4.0)
+    engine.tick(6.0)
+    assert sorted((l.handle, k) for l, k, kind in log if kind == EventKind.STOP) == \
+        sorted([(l1.handle, "shadowOpacity"), (l2.handle, "opacity")])
+    gc.collect()
+    assert ref() is not None
+    l1.clear_action("shadowOpacity")
+    l2.destroy()
+    engine.tick(7.0)
+    engine.tick(8.0)
+    gc.collect()
+    assert ref() is None and engine._callbacks == {}
+
+
+def test_transition_and_kept_action_copies(engine, layer):
+    log = []
+    # A transition action attaches under "transition", not under the action's key.
+    tr = Animation.transition(engine, "fade", duration=1.0, on_event=_recorder(log, "tr"))
+    layer.set_action("opacity", tr)
+    tr.close()
+    layer.opacity = 0.5
+    layer.set_action("opacity", None)
+    engine.tick(0.5)
+    engine.tick(2.0)
+    assert log == [("tr", EventKind.START, False), ("tr", EventKind.STOP, True)]
+    # A copy kept after its end (removed_on_completion=False) holds its callback only
+    # while it stays attached.
+    k = Animation.basic(engine, "opacity", duration=0.5, removed_on_completion=False, fill_mode="forwards",
+                        on_event=_recorder(log, "k"))
+    ref = weakref.ref(k._values["on_event"])
+    layer.set_action("opacity", k)
+    k.close()
+    del k
+    layer.opacity = 0.2
+    engine.tick(2.2)
+    engine.tick(3.0)
+    assert log[-1] == ("k", EventKind.STOP, True) and layer.animation_keys() == ["opacity"]
+    layer.set_action("opacity", None)
+    engine.tick(4.0)
+    engine.tick(5.0)
+    gc.collect()
+    assert ref() is not None                     # still attached (it already stopped)
+    layer.remove_animation("opacity")
+    engine.tick(6.0)
+    engine.tick(7.0)
+    gc.collect()
+    assert ref() is None and engine._callbacks == {}
+
+
+def test_copies_of_attached_copies_keep_their_callbacks(engine):
+    # A read-only view copies the callback of the copy it shows, which the binding
+    # cannot tell: those callbacks are then kept, never dropped under a copy.
+    log = []
+    l1, l2, l3 = engine.create_layer(), engine.create_layer(), engine.create_layer()
+    engine.tick(0.0)
+    a = Animation.basic(engine, "opacity", to=0.0, duration=1.0, on_event=_recorder(log, "a"))
+    l1.add_animation(a, "k")
+    b = Animation.basic(engine, "opacity", duration=1.0, on_event=_recorder(log, "b"))
+    l1.set_action("shadowOpacity", b)
+    a.close()
+    b.close()
+    l1.shadowOpacity = 0.5
+    l2.add_animation(l1.animation_for_key("k"), "k2")         # carries a's callback
+    l3.set_action("opacity", l1.animation_for_key("shadowOpacity"))  # carries the action's
+    l1.set_action("shadowOpacity", None)
+    engine.tick(2.0)
+    l3.opacity = 0.5
+    engine.tick(2.5)
+    engine.tick(4.0)
+    assert sorted(log) == sorted([("a", EventKind.START, False), ("a", EventKind.STOP, True)] * 2
+                                 + [("b", EventKind.START, False), ("b", EventKind.STOP, True)] * 2)
+
+
+def test_a_refused_action_keeps_the_previous_one(engine, layer):
+    log = []
+    a = Animation.basic(engine, "opacity", duration=0.5, on_event=_recorder(log, "a"))
+    layer.set_action("opacity", a)
+    before = {k: len(v) for k, v in _callback_state(engine).items()}
+    bad = Animation.basic(engine, "opacity", from_=0, to=1, by=1, on_event=_recorder(log, "bad"))
+    with pytest.raises(cadence.InvalidStateError):
+        layer.set_action("opacity", bad)             # from, to and by: refused when it would run
+    with pytest.raises(cadence.UnknownKeyPathError):
+        layer.set_action("no-such-key", a)
+    bad.close()
+    assert {k: len(v) for k, v in _callback_state(engine).items()} == before
+    a.close()
+    layer.opacity = 0.5
+    engine.tick(1.0)
+    assert log == [("a", EventKind.START, False), ("a", EventKind.STOP, True)]
+
+
+def test_action_copies_made_inside_a_transaction(engine, layer):
+    log = []
+    a = Animation.basic(engine, "opacity", duration=0.5, on_event=_recorder(log, "a"))
+    ref = weakref.ref(a._values["on_event"])
+    layer.set_action("opacity", a)
+    a.close()
+    del a
+    with engine.transaction():
+        layer.opacity = 0.5                          # attached now, begins at the commit
+        layer.set_action("opacity", None)
+    engine.tick(0.25)
+    engine.tick(1.0)
+    assert log == [("a", EventKind.START, False), ("a", EventKind.STOP, True)]
+    engine.tick(2.0)
+    gc.collect()
+    assert ref() is None and engine._callbacks == {}
+
+
+def test_engine_close_drops_action_callbacks(engine, layer):
+    a = Animation.basic(engine, "opacity", duration=1.0, on_event=lambda ev: None)
+    layer.set_action("opacity", a)
+    layer.opacity = 0.5
+    layer.set_action("opacity", None)
+    engine.close()
+    assert all(not v for v in _callback_state(engine).values())
+
+
+def test_action_callbacks_with_a_ticking_thread(engine, layer):
+    # One thread ticks while another sets a new action and changes the value: every
+    # copy reports its stop through its callback, and the callbacks do not pile up.
+    import threading
+
+    stops = []
+    done = threading.Event()
+
+    def ticker():
+        t = 0.0
+        while not done.is_set():
+            t += 0.003
+            engine.tick(t)
+        engine.tick(t + 10.0)
+        engine.tick(t + 11.0)
+
+    th = threading.Thread(target=ticker)
+    th.start()
+    try:
+        for i in range(400):
+            a = Animation.basic(engine, "opacity", duration=0.01, on_event=lambda ev, i=i: (
+                stops.append(i) if ev.kind == EventKind.STOP else None))
+            layer.set_action("opacity", a)
+            a.close()
+            layer.opacity = (i % 2) * 0.5
+    finally:
+        done.set()
+        th.join()
+    assert sorted(stops) == list(range(400))
+    assert len(engine._callbacks) <= 2
 
 
 def test_transaction_completion_is_replaced_not_accumulated(engine, layer):
