@@ -15,6 +15,15 @@ try:  # numpy is optional
 except ImportError:  # pragma: no cover - exercised on machines without numpy
     _np = None  # type: ignore[assignment]
 
+
+class _NoType:  # pragma: no cover - stands for numpy.bool_ without numpy
+    pass
+
+
+#: numpy's bool scalar type (``np.True_``, an element of a bool array), which is no
+#: ``numbers.Real``: the helpers below treat it as they treat ``bool``.
+NP_BOOL: type = _np.bool_ if _np is not None else _NoType
+
 c_double = ctypes.c_double
 c_int32 = ctypes.c_int32
 c_uint64 = ctypes.c_uint64
@@ -31,7 +40,8 @@ ERR_INVALID_HANDLE = lib.CAD_ERR_INVALID_HANDLE
 __all__ = ["_np", "Value", "TypedProperty", "ReadOnlyProperty", "checked_float", "checked_int", "checked_bool",
            "check", "raise_status", "encode", "flatten", "pack", "doubles", "unpack", "byref", "c_double", "c_int32",
            "c_uint64", "OK", "ERR_BUFFER_TOO_SMALL", "ERR_NOT_FOUND", "ERR_INVALID_HANDLE", "INT32_RANGE",
-           "INT64_RANGE", "HANDLE_RANGE", "finite_or_inf", "checked_finite", "checked_non_negative", "checked_repeat"]
+           "INT64_RANGE", "HANDLE_RANGE", "INT32_MAX", "NP_BOOL", "finite_or_inf", "checked_finite", "checked_non_negative",
+           "checked_repeat", "repeat_value", "checked_count"]
 
 #: Value types accepted wherever the library takes ``const double *v, int32_t n``.
 Value = Union[float, int, Sequence[float], Any]
@@ -88,15 +98,26 @@ def check(status: int) -> None:
         raise_status(status)
 
 
-def encode(s: Optional[str]) -> Optional[bytes]:
-    """A key path or key as NUL-terminated UTF-8 (``None`` stays ``None``)."""
-    if s is None:
+def encode(s: Optional[str], what: str = "key") -> Optional[bytes]:
+    """A key path or key as NUL-terminated UTF-8 (``None`` stays ``None``).
+
+    A NUL character inside it is an :class:`~cadence.InvalidArgumentError` (a
+    ``ValueError``, as at Python's own C-string boundaries): C would read the
+    string only up to it, so ``"opacity\\0junk"`` would silently reach the library as
+    ``"opacity"``. Every key path and key the binding passes to C goes through here."""
+    if type(s) is str:  # (the common case first: item access passes through here)
+        b = s.encode()  # UTF-8
+    elif s is None:
         return None
-    if isinstance(s, bytes):
-        return s
-    if not isinstance(s, str):
-        raise TypeError(f"expected a str key, not {type(s).__name__}")
-    return s.encode("utf-8")
+    elif isinstance(s, bytes):
+        b = s
+    elif isinstance(s, str):
+        b = s.encode()
+    else:
+        raise TypeError(f"expected a str {what}, not {type(s).__name__}")
+    if 0 in b:  # (an int: much cheaper than b"\0" in b)
+        raise InvalidArgumentError(-2, message=f"{what} {s!r} contains a NUL character (C strings end at the first NUL)")
+    return b
 
 
 def checked_float(value: Any, what: str = "value") -> float:
@@ -111,6 +132,8 @@ def checked_float(value: Any, what: str = "value") -> float:
     if type(value) is float:
         return value
     if not isinstance(value, Real):
+        if type(value) is NP_BOOL:  # as bool (a Real) is
+            return 1.0 if value else 0.0
         raise TypeError(f"{_name(what)} must be a number, not {type(value).__name__}")
     try:
         return float(value)
@@ -141,11 +164,22 @@ def checked_non_negative(value: Any, what: str) -> float:
     return v
 
 
+def repeat_value(value: Any) -> Any:
+    """A repeat count or duration as given, but for ``True`` (also numpy's), which
+    means infinity (repeat forever, UIKit's ``repeat: true``), and ``False``, 0.
+    The one meaning of a bool where a repeat count is expected, everywhere in the
+    binding (``animate(repeat=...)``, ``Animation.repeat_count``/``repeat_duration``,
+    a layer's ``repeatCount``/``repeatDuration``): never the count 1."""
+    t = type(value)
+    if t is bool or t is NP_BOOL:
+        return math.inf if value else 0.0
+    return value
+
+
 def checked_repeat(value: Any, what: str) -> float:
-    """A repeat count or duration: ``True`` is infinity (repeat forever), numbers
-    must be >= 0 (infinity allowed, NaN not)."""
-    if value is True:
-        return math.inf
+    """A repeat count or duration: ``True`` is infinity (repeat forever, see
+    :func:`repeat_value`), numbers must be >= 0 (infinity allowed, NaN not)."""
+    value = repeat_value(value)
     v = checked_float(value, what)
     if not v >= 0:  # also refuses NaN
         raise InvalidArgumentError(-2, message=f"{_name(what)} must be >= 0 or infinity (got {v!r})")
@@ -161,6 +195,8 @@ def flatten(value: Value, what: str = "value") -> List[float]:
     """A scalar, a sequence, a nested sequence (e.g. a 4x4 matrix) or an array as a flat list."""
     if isinstance(value, Real):
         return [checked_float(value, what)]
+    if type(value) is NP_BOOL:  # a numpy bool scalar, as a bool
+        return [1.0 if value else 0.0]
     if _np is not None and isinstance(value, _np.ndarray):
         kind = value.dtype.kind
         if kind in "biuf":  # every such value fits a double
@@ -228,8 +264,13 @@ def checked_int(value: Any, what: str, bounds: Tuple[int, int] = INT32_RANGE) ->
     ``int()`` would truncate 2.7 or parse "7", so: anything ``operator.index``
     accepts (int, numpy integers), range-checked. A non-integral number (2.7, and
     also 2.0) or an out-of-range integer is an :class:`~cadence.InvalidArgumentError`;
-    any other type (a str, None...) is a TypeError.
+    any other type (a str, None...) is a TypeError, and so is a bool (Python's or
+    numpy's): ``True`` where a handle, id, tag, index, count or capacity is expected
+    is a mistake, not 1 (as enum arguments refuse it).
     """
+    t = type(value)
+    if t is bool or t is NP_BOOL:
+        raise TypeError(f"{what} must be an integer, not bool")
     try:
         v = operator.index(value)
     except TypeError:
@@ -242,12 +283,23 @@ def checked_int(value: Any, what: str, bounds: Tuple[int, int] = INT32_RANGE) ->
     return v
 
 
+INT32_MAX = 2 ** 31 - 1
+
+
+def checked_count(n: int, what: str) -> int:
+    """``n`` (a length, >= 0) as a C ``int32_t`` count: above ``INT32_MAX`` an
+    :class:`~cadence.InvalidArgumentError` (ctypes would wrap 2**32 + 3 to 3)."""
+    if n > INT32_MAX:
+        raise InvalidArgumentError(-2, message=f"{what}: {n} is more than an int32 count can hold ({INT32_MAX})")
+    return n
+
+
 def checked_bool(value: Any, what: str) -> bool:
     """A boolean argument, converted as the C side does (docs/decisions.md "Booleans"):
     bools as they are, numbers by "non-zero means true"; NaN and infinities are an
     :class:`~cadence.InvalidArgumentError` (as in C), and non-numbers (a str such as
     "no", None...) a TypeError instead of Python truthiness."""
-    if isinstance(value, bool) or (_np is not None and isinstance(value, _np.bool_)):
+    if isinstance(value, bool) or type(value) is NP_BOOL:
         return bool(value)
     if isinstance(value, Integral):  # exact, also for ints too large for a double
         return operator.index(value) != 0

@@ -18,9 +18,9 @@ from contextlib import contextmanager
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple,
                     Union)
 
-from ._core import (INT64_RANGE, TypedProperty, Value, byref, c_double, c_uint64, check, checked_bool, checked_finite,
-                    checked_float, checked_int, checked_non_negative, checked_repeat, doubles, encode, flatten, pack,
-                    raise_status)
+from ._core import (INT64_RANGE, TypedProperty, Value, byref, c_double, c_uint64, check, checked_bool, checked_count,
+                    checked_finite, checked_float, checked_int, checked_non_negative, checked_repeat, doubles, encode,
+                    flatten, pack, raise_status)
 from ._lib import cad_anim_callback, lib
 from .enums import (AnimKind, CalcMode, FillMode, RotationMode, TimingName, TransitionSubtype, TransitionType,
                     is_enum_int, parse_enum)
@@ -357,11 +357,21 @@ def _spring_property(name: str, doc: str) -> "TypedProperty[Optional[float], flo
                          lambda self, v: self._set_spring_field(name, v), doc=doc)
 
 
+#: Docstrings of the _FIELDS properties that need more than the default one.
+_FIELD_DOCS = {
+    "repeat_count": "repeatCount (``cad_anim_set_repeat_count``); default 0.0. ``True`` means forever "
+                    "(infinity, UIKit's ``repeat: true``) and ``False`` 0, never one repeat.",
+    "repeat_duration": "repeatDuration (``cad_anim_set_repeat_duration``); default 0.0. ``True`` means "
+                       "forever (infinity) and ``False`` 0.",
+    "tag": "The tag events report (``cad_anim_set_tag``, an int64); default 0. A bool is a TypeError.",
+}
+
+
 def _field(attr: str) -> Any:
     """The property of ``attr``'s row of _FIELDS."""
     for row in _FIELDS:
         if row[0] == attr:
-            return _field_property(*row)
+            return _field_property(*row, doc=_FIELD_DOCS.get(attr))
     raise KeyError(attr)
 
 
@@ -414,7 +424,7 @@ class Animation:
         kind = parse_enum(AnimKind, kind, "animation kind")
         self._kind = kind
         self._keypath = None
-        bkp = encode(keypath)
+        bkp = encode(keypath, "key path")
         out = c_uint64()
         engine._check(lib.cad_anim_create, kind, bkp, byref(out))
         self._handle = self._id = out.value
@@ -1172,8 +1182,10 @@ def evaluate_timing(timing_function: TimingFunction, x: Any) -> Any:
     ``x`` with the engine's own solver (``cad_timing_eval_batch``, one C call).
 
     ``x``: a real number of any type (int, float, bool, numpy scalars...; returns a
-    float), a numpy array (returns a float64 array of the same shape) or a sequence
-    (returns a list). Values are clamped to [0, 1].
+    float), a numpy array of any shape, 0-d included, and memory layout (returns a
+    new float64 array of the same shape) or a sequence (returns a list). Values are
+    clamped to [0, 1]. The count is a C ``int32_t``: more than 2**31 - 1 values is an
+    :class:`~cadence.InvalidArgumentError`.
     """
     c1x, c1y, c2x, c2y = timing_bezier(timing_function)
     if isinstance(x, numbers.Real):
@@ -1184,14 +1196,18 @@ def evaluate_timing(timing_function: TimingFunction, x: Any) -> Any:
     if _is_ndarray(x):
         import numpy as np
 
-        xa = np.ascontiguousarray(x, dtype=np.float64)
-        ya = np.empty_like(xa)
+        n = checked_count(int(x.size), "n")  # before any copy of the array
+        # C reads and writes aligned, contiguous doubles; the shape is kept (0-d too:
+        # np.ascontiguousarray would make it 1-d).
+        xa = np.require(np.asarray(x), dtype=np.float64, requirements=("C", "A"))
+        ya = np.empty(xa.shape, dtype=np.float64)
         pd = ctypes.POINTER(c_double)
         check(lib.cad_timing_eval_batch(c1x, c1y, c2x, c2y, ctypes.cast(xa.ctypes.data, pd),
-                                        ctypes.cast(ya.ctypes.data, pd), int(xa.size)))
+                                        ctypes.cast(ya.ctypes.data, pd), n))
         return ya
     xs = flatten(x, "x")
+    n = checked_count(len(xs), "n")
     xi = doubles(xs)
-    yo = (c_double * max(len(xs), 1))()
-    check(lib.cad_timing_eval_batch(c1x, c1y, c2x, c2y, xi, yo, len(xs)))
-    return list(yo[:len(xs)])
+    yo = (c_double * max(n, 1))()
+    check(lib.cad_timing_eval_batch(c1x, c1y, c2x, c2y, xi, yo, n))
+    return list(yo[:n])

@@ -11,14 +11,14 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
-from ._core import (ERR_BUFFER_TOO_SMALL, ERR_INVALID_HANDLE, ERR_NOT_FOUND, _np, byref, c_double, c_int32,
-                    c_uint64, check, checked_bool, checked_finite, checked_float, checked_int, checked_non_negative,
-                    checked_repeat, encode, raise_status)
+from ._core import (ERR_BUFFER_TOO_SMALL, ERR_INVALID_HANDLE, ERR_NOT_FOUND, INT32_MAX, _np, byref, c_double,
+                    c_int32, c_uint64, check, checked_bool, checked_count, checked_finite, checked_float, checked_int,
+                    checked_non_negative, checked_repeat, encode, raise_status)
 from ._lib import cad_anim_callback, cad_event, cad_render_item, cad_transaction_callback, lib
 from .animation import Animation, TimingFunction, _apply_timing, _no_copy, _timing_call
 from .enums import AnimKind, EventKind
 from .errors import ClosedError, InvalidArgumentError, InvalidStateError, OutOfMemoryError
-from .layer import Layer, _handle_of, _layer_handle
+from .layer import KEY_PATH_COMPONENTS, Layer, _handle_of, _layer_handle
 
 __all__ = ["Engine", "Event", "Transaction", "media_time", "RENDER_ITEM_DTYPE", "EVENT_DTYPE"]
 
@@ -33,7 +33,10 @@ _RENDER_CACHE_ROOTS = 32  # render-list buffers kept per engine (one per root la
 def _struct_dtype(struct: Any) -> Any:
     """The numpy dtype of a ctypes structure, field by field at the structure's own
     offsets and size, with ``char[n]`` fields as numpy strings ``'S<n>'`` (numpy
-    would otherwise read them as n one-byte strings)."""
+    would otherwise read them as n one-byte strings). An aligned struct dtype
+    (``isalignedstruct``, ``alignment`` 8 as in C): numpy checks that every offset
+    and the size keep the fields' natural alignment, and arrays it allocates of it
+    are aligned as the library requires of the buffers it writes."""
     names, formats, offsets = [], [], []
     for name, ctype in struct._fields_:
         names.append(name)
@@ -42,8 +45,11 @@ def _struct_dtype(struct: Any) -> Any:
             formats.append(f"S{ctype._length_}")
         else:
             formats.append(_np.dtype(ctype))
-    return _np.dtype({"names": names, "formats": formats, "offsets": offsets,
-                      "itemsize": ctypes.sizeof(struct)})
+    dt = _np.dtype({"names": names, "formats": formats, "offsets": offsets,
+                    "itemsize": ctypes.sizeof(struct)}, align=True)
+    if dt.itemsize != ctypes.sizeof(struct) or dt.alignment != ctypes.alignment(struct):  # pragma: no cover
+        raise AssertionError(f"numpy lays out {struct.__name__} differently from C")
+    return dt
 
 
 #: numpy dtype of ``cad_render_item`` (None without numpy), built from the ctypes struct.
@@ -66,6 +72,12 @@ class Event(NamedTuple):
     ``layer`` is None for transaction completions; ``tag`` is the animation's tag
     or the transaction's id; ``time`` is the global time at which it happened
     (for callbacks: the engine's now during the tick that delivers it).
+
+    ``key``: callbacks get the animation's whole key. Events from
+    :meth:`Engine.poll_events` carry the queue's copy, ``cad_event.key``: a
+    ``char[64]``, so a key longer than 63 bytes (UTF-8) is cut to its first 63
+    bytes, and a cut through a multi-byte character ends in U+FFFD. Use keys of at
+    most 63 bytes (or callbacks) to tell polled events apart by key.
     """
 
     kind: EventKind
@@ -914,7 +926,7 @@ class Engine:
         return Layer(self, None, **props)
 
     def layer(self, handle: int) -> Layer:
-        """Wraps an existing layer handle."""
+        """Wraps an existing layer handle (an integer in [0, 2**64); a bool is a TypeError)."""
         return Layer(self, handle)
 
     @property
@@ -927,7 +939,10 @@ class Engine:
     # ---- events ----------------------------------------------------------------------
 
     def poll_events(self) -> Iterator[Event]:
-        """Yields the queued events, oldest first, until the queue is empty."""
+        """Yields the queued events, oldest first, until the queue is empty.
+
+        Their ``key`` is cut to 63 bytes (the queue's ``char[64]``, see :class:`Event`);
+        callbacks get the whole key."""
         ev = cad_event()
         ref = byref(ev)
         while True:
@@ -940,7 +955,8 @@ class Engine:
                         ev.tag, ev.time, ev.key.decode("utf-8", "replace"))
 
     def set_event_capacity(self, capacity: int) -> None:
-        """Capacity of the poll queue (default 4096, 0 = keep none); the oldest events are dropped when full."""
+        """Capacity of the poll queue (default 4096, 0 = keep none); the oldest events are dropped when full.
+        An int32 (a bool is a TypeError)."""
         # An int32_t in C: checked here, as ctypes would wrap 2**32 to 0.
         self._check(lib.cad_engine_set_event_capacity, checked_int(capacity, "capacity"))
 
@@ -1120,12 +1136,23 @@ class Engine:
         """The render list of ``root``'s subtree (SEMANTICS.md §2.2, API.md).
 
         With numpy: a structured array of dtype :data:`RENDER_ITEM_DTYPE`, a view of
-        a buffer kept per engine and root and reused by the next call for the same
-        root (pass ``copy=True`` or call ``.copy()`` to keep one). The library writes
-        straight into it (one C call; the buffer grows when the scene does).
-        Without numpy: a list of ``cad_render_item`` ctypes structures.
+        a buffer kept per engine and root and rewritten by the next call for the same
+        root, from any thread. The library writes straight into it (one C call; the
+        buffer grows when the scene does). A view stops being rewritten once its
+        buffer is replaced: when a call needs more room (a new, larger buffer), when
+        32 other roots' buffers were made since (the engine keeps 32), or when the
+        engine closes. To keep one, pass ``copy=True`` (or call ``.copy()`` before the
+        next call for that root, on any thread).
+
+        ``copy=True`` renders into an array of its own, never into the shared buffer:
+        it is the way for threads that render the same root without synchronising
+        (a ``.copy()`` of a view can race with another thread's call rewriting it).
+        Without numpy: a list of ``cad_render_item`` ctypes structures (always
+        the caller's own).
         """
         h = _handle_of(root)
+        if copy and _np is not None:
+            return self._render_private(h)
         n = c_int32()
         e = self._enter()
         try:
@@ -1155,8 +1182,30 @@ class Engine:
             raise_status(st)
         if _np is None:
             return list(arr[:n.value])
-        view = buf[:n.value]
-        return view.copy() if copy else view
+        return buf[:n.value]
+
+    def _render_private(self, h: int) -> Any:
+        """``render_list(copy=True)``: the render list in a new array (no other call
+        writes into it), sized like the root's shared buffer to need one C call."""
+        entry = self._render_cache.get(h)
+        cap = self._render_cap if entry is None else len(entry[0])
+        n = c_int32()
+        e = self._enter()
+        try:
+            while True:
+                buf = _np.empty(cap, dtype=RENDER_ITEM_DTYPE)
+                st = lib.cad_engine_render_list(e, h, ctypes.cast(buf.ctypes.data, _POINTER_RENDER_ITEM), cap, byref(n))
+                if st == ERR_BUFFER_TOO_SMALL and n.value > cap:
+                    cap = n.value
+                    continue
+                break
+        finally:
+            self._exit()
+        if st:
+            raise_status(st)
+        if n.value < cap:
+            buf.resize(n.value, refcheck=False)  # this array's alone: shrunk in place, not copied
+        return buf
 
     def _grow_render(self, h: int, cap: int) -> Tuple[Any, Any]:
         buf = _np.zeros(cap, dtype=RENDER_ITEM_DTYPE)
@@ -1168,53 +1217,45 @@ class Engine:
         cache[h] = (buf, ptr)
         return buf, ptr
 
-    def _components(self, e: int, bkp: Optional[bytes]) -> int:
-        """The component count of key path ``bkp`` (inside a counted call, ``e`` its
-        pointer). C reports it only for a live layer: a scratch layer is created,
-        read and destroyed (no event, no animation; cached per key path)."""
-        k = self._sample_components.get(bkp)  # type: ignore[arg-type]
-        if k is not None:
-            return k
-        out = c_uint64()
-        st = lib.cad_layer_create(e, byref(out))
-        if st:
-            raise_status(st)
-        buf = (c_double * 16)()
-        n = c_int32()
-        st = lib.cad_layer_presentation(e, out.value, bkp, buf, 16, byref(n))
-        try:
-            if st:
-                raise_status(st)  # reads the message before the destroy call below
-        finally:
-            lib.cad_layer_destroy(e, out.value)
-        self._sample_components[bkp] = n.value  # type: ignore[index]
-        return n.value
-
     def sample(self, layers: Union[Sequence[Layer], Sequence[int], Any], keypath: str) -> Any:
         """Presentation values of ``keypath`` for many layers in one C call.
 
         ``layers``: Layer objects, handles, or a numpy array of handles (no per-item
         Python work then) of an integer dtype: uint64, or a signed one without
-        negative values. With numpy: a float64 array of shape (n, k), k the key
-        path's component count (also for n = 0); without: a list of n tuples.
+        negative values, in any memory layout (a strided or unaligned array, e.g.
+        from ``np.frombuffer`` at an odd offset, is copied to the aligned contiguous
+        uint64 buffer C reads). With numpy: a float64 array of shape (n, k), k the
+        key path's component count (also for n = 0); without: a list of n tuples.
+
+        n and n * k are C ``int32_t`` counts: more than 2**31 - 1 is an
+        :class:`~cadence.InvalidArgumentError`. Sampling changes nothing in the engine
+        (no layer is created, also for n = 0).
         """
-        bkp = encode(keypath)
+        bkp = encode(keypath, "key path")
         if _np is not None and isinstance(layers, _np.ndarray) and layers.dtype.kind != "O":
             # Handles are exact 64-bit integers: a float array (which cannot hold them
             # exactly) is refused rather than cast, and negative ints would wrap.
             kind = layers.dtype.kind
             if kind not in "iu":
                 raise TypeError(f"layer handles must be an integer array (uint64), not {layers.dtype}")
-            if kind == "i" and layers.size and layers.min() < 0:
+            count = checked_count(layers.size, "n_layers")  # before any copy of the array
+            if kind == "i" and count and layers.min() < 0:
                 raise InvalidArgumentError(-2, message="layer handles must lie in [0, 2**64); the array holds negative values")
-            harr = _np.ascontiguousarray(layers, dtype=_np.uint64).ravel()
+            # C reads an aligned, contiguous uint64 array (it refuses an unaligned one).
+            harr = _np.require(_np.asarray(layers), dtype=_np.uint64, requirements=("C", "A")).reshape(-1)
             hptr: Any = ctypes.cast(harr.ctypes.data, _POINTER_U64)
-            count = int(harr.shape[0])
         else:
             hs = [_layer_handle(l) for l in layers]
-            count = len(hs)
+            count = checked_count(len(hs), "n_layers")
             hptr = (c_uint64 * max(count, 1))(*hs)
-        k = self._sample_components.get(bkp, 16)  # type: ignore[arg-type]
+        # The key path's component count, known without asking the engine (the
+        # library's key-path table, see layer.KEY_PATH_COMPONENTS); a key path the
+        # table lacks (a newer library) is learnt from C's BUFFER_TOO_SMALL reply.
+        known = KEY_PATH_COMPONENTS.get(bkp)  # type: ignore[arg-type]
+        k = known if known is not None else self._sample_components.get(bkp, 1)  # type: ignore[arg-type]
+        if count * k > INT32_MAX:
+            raise InvalidArgumentError(-2, message=f"the result would be {count * k} doubles (n_layers x components), "
+                                                   "more than an int32 count")
         n = c_int32()
         e = self._enter()
         try:
@@ -1231,16 +1272,18 @@ class Engine:
                     k = max(1, -(-n.value // max(count, 1)))
                     continue
                 break
-            if st:
-                raise_status(st)
-            total = n.value
-            if count:
-                k = total // count
-                self._sample_components[bkp] = k  # type: ignore[index]
-            elif _np is not None:
-                k = self._components(e, bkp)  # (0, k): the key path's shape without any layer
         finally:
             self._exit()
+        if st:
+            raise_status(st)  # (an unknown key path: also with no layers, C checks it)
+        total = n.value
+        if count:
+            k = total // count
+            if known is None:
+                self._sample_components[bkp] = k  # type: ignore[index]
+        elif known is None and bkp not in self._sample_components:
+            raise InvalidStateError(-7, message=f"key path {keypath!r} is valid, but its component count is unknown "
+                                                "to this binding until a sample of at least one layer")
         if _np is not None:
             res = out[:total].reshape(count, k)
             return res.copy() if out.shape[0] > total else res

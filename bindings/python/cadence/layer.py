@@ -16,9 +16,9 @@ import re
 from ctypes import c_char as ctypes_char
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, HANDLE_RANGE, TypedProperty, Value, byref, c_double, c_int32,
-                    c_uint64, checked_bool, checked_finite, checked_float, checked_int, checked_non_negative,
-                    checked_repeat, encode, flatten, pack, raise_status, unpack)
+from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, HANDLE_RANGE, NP_BOOL, TypedProperty, Value, byref, c_double,
+                    c_int32, c_uint64, checked_bool, checked_finite, checked_float, checked_int, checked_non_negative,
+                    checked_repeat, encode, flatten, pack, raise_status, repeat_value, unpack)
 from ._lib import lib
 from .errors import ClosedError, InvalidArgumentError, TypeMismatchError
 from .animation import Animation, _no_copy
@@ -92,12 +92,24 @@ def _conv_in(kind: str, keypath: str = "value") -> Callable[[Any], Value]:
     if kind == "fill":
         from .enums import parse_enum
         return lambda v: float(parse_enum(FillMode, v, "fill mode"))
+    if keypath in _REPEAT_KEYS:
+        return repeat_value  # True: forever (as Animation.repeat_count), never 1
     return lambda v: v
+
+
+#: The layer timing fields where a bool means what it means for Animation.repeat_count
+#: (:func:`~cadence._core.repeat_value`): True is forever.
+_REPEAT_KEYS = frozenset({"repeatCount", "repeatDuration"})
+_REPEAT_BKEYS = frozenset(k.encode() for k in _REPEAT_KEYS)
 
 
 def _contents_id(value: Any) -> int:
     """A contents id: an integer in [0, 2**64) (ctypes would wrap -1 or 2**64 and
-    truncate 1.5 silently); the same errors as ``layer["contents"] = value``."""
+    truncate 1.5 silently); the same errors as ``layer["contents"] = value``. A bool
+    (Python's or numpy's) is a TypeError: ``contents=True`` is a mistake, not id 1."""
+    t = type(value)
+    if t is bool or t is NP_BOOL:
+        raise TypeError("contents must be an integer id, not bool")
     try:
         v = operator.index(value)
     except TypeError:
@@ -111,6 +123,36 @@ def _contents_id(value: Any) -> int:
 
 #: Components of each kind of property.
 _COMPONENTS = {"scalar": 1, "bool": 1, "fill": 1, "point": 2, "size": 2, "rect": 4, "color": 4, "transform": 16}
+
+#: Sub-keys of each kind of property, with their component counts (SEMANTICS.md §2,
+#: §2.3: the library's key-path table).
+_SUBKEYS: Dict[str, Tuple[Tuple[str, int], ...]] = {
+    "point": (("x", 1), ("y", 1)),
+    "size": (("width", 1), ("height", 1)),
+    "rect": (("origin", 2), ("origin.x", 1), ("origin.y", 1), ("size", 2), ("size.width", 1), ("size.height", 1)),
+    "color": (("r", 1), ("g", 1), ("b", 1), ("a", 1)),
+    "transform": tuple((f"{part}.{axis}", 1) for part in ("rotation", "scale", "translation") for axis in "xyz")
+    + (("scale", 1), ("translation", 2), ("rotation", 1))
+    + tuple((f"m{row}{col}", 1) for row in range(1, 5) for col in range(1, 5)),
+}
+
+
+def _key_path_components() -> Dict[bytes, int]:
+    """Every key path the library knows, with its component count: the properties of
+    PROPERTIES and their sub-keys (``frame`` has none, nor have the timing fields),
+    and ``contents``. Lets the binding know a key path's shape without asking the
+    engine (``engine.sample([], kp)``); a test checks it against the library."""
+    table = {"contents": 1}
+    for kp, kind in PROPERTIES:
+        table[kp] = _COMPONENTS[kind]
+        if kp != "frame":
+            for sub, n in _SUBKEYS.get(kind, ()):
+                table[f"{kp}.{sub}"] = n
+    return {k.encode(): n for k, n in table.items()}
+
+
+#: UTF-8 key path -> component count, for every key path of the library.
+KEY_PATH_COMPONENTS: Dict[bytes, int] = _key_path_components()
 
 #: The library's rules for the layer timing fields (the other properties must be finite).
 _TIMING_RULES: Dict[str, Callable[[Any, str], float]] = {
@@ -417,23 +459,30 @@ class Layer:
     def get(self, keypath: str) -> Union[float, Tuple[float, ...]]:
         """The model value of ``keypath``: a float for one component, a tuple otherwise
         (``"contents"`` reads as a float, exact up to 2**53: use :attr:`contents` for 64-bit ids)."""
-        return unpack(*self._read(lib.cad_layer_get, encode(keypath)))  # type: ignore[arg-type]
+        return unpack(*self._read(lib.cad_layer_get, encode(keypath, "key path")))  # type: ignore[arg-type]
 
     def set(self, keypath: str, value: Value) -> None:
         """Sets the model value of ``keypath`` (runs its action unless actions are disabled).
 
         ``"contents"`` goes through the exact 64-bit setter (as ``layer.contents = v``),
         not through a double; reading ``layer["contents"]`` returns a float, exact up
-        to 2**53 (use :attr:`contents` for full 64-bit ids)."""
-        bkp = encode(keypath)
+        to 2**53 (use :attr:`contents` for full 64-bit ids).
+
+        Values are numbers (bools, numpy's too, as 1 and 0) or sequences of them;
+        for ``repeatCount`` and ``repeatDuration`` True means forever, as everywhere
+        in the binding."""
+        bkp = encode(keypath, "key path")
         if bkp == b"contents":
             self.contents = value  # type: ignore[assignment]
             return
+        t = type(value)
+        if (t is bool or t is NP_BOOL) and bkp in _REPEAT_BKEYS:
+            value = repeat_value(value)
         self._write(bkp, value)  # type: ignore[arg-type]
 
     def presentation(self, keypath: str) -> Union[float, Tuple[float, ...]]:
         """The presentation value of ``keypath`` at the engine's now."""
-        return unpack(*self._read(lib.cad_layer_presentation, encode(keypath)))  # type: ignore[arg-type]
+        return unpack(*self._read(lib.cad_layer_presentation, encode(keypath, "key path")))  # type: ignore[arg-type]
 
     __getitem__ = get
     __setitem__ = set
@@ -445,8 +494,8 @@ class Layer:
 
     @property
     def contents(self) -> int:
-        """The model contents id (a host-chosen 64-bit integer, 0 = none). Setting it
-        runs a fade transition unless actions are disabled."""
+        """The model contents id (a host-chosen 64-bit integer, 0 = none; a bool is a
+        TypeError). Setting it runs a fade transition unless actions are disabled."""
         out = c_uint64()
         self._engine._check(lib.cad_layer_get_contents, self._handle, byref(out))
         return out.value
@@ -463,7 +512,8 @@ class Layer:
         self._engine._check(lib.cad_layer_add_sublayer, self._handle, _handle_of(child))
 
     def insert_sublayer(self, child: "Layer", index: int) -> None:
-        """Inserts ``child`` at ``index`` (0 ... count, counted without the child)."""
+        """Inserts ``child`` at ``index`` (0 ... count, counted without the child; an
+        int32, a bool is a TypeError)."""
         # index is an int32_t in C: checked here, as ctypes would wrap 2**32 to 0.
         self._engine._check(lib.cad_layer_insert_sublayer, self._handle, _handle_of(child),
                             checked_int(index, "index"))
@@ -508,7 +558,7 @@ class Layer:
         if animation._engine is not self._engine:
             raise ValueError("the animation belongs to another engine")
         animation._p()  # a closed animation (handle 0) raises ClosedError
-        bkey = encode(key)
+        bkey = encode(key, "animation key")
         eng = self._engine
         with eng._cb_lock:  # the description's callback id does not change meanwhile
             if animation._readonly:
@@ -527,7 +577,7 @@ class Layer:
 
     def remove_animation(self, key: str) -> None:
         """Removes the animation under ``key`` (:class:`~cadence.NotFoundError` if none)."""
-        self._engine._check(lib.cad_layer_remove_animation, self._handle, encode(key))
+        self._engine._check(lib.cad_layer_remove_animation, self._handle, encode(key, "animation key"))
 
     def remove_all_animations(self) -> None:
         """Removes every animation of the layer."""
@@ -571,7 +621,7 @@ class Layer:
     def animation_for_key(self, key: str) -> Optional[Animation]:
         """A read-only view of the attached copy under ``key``, or None."""
         out = c_uint64()
-        st = self._engine._call(lib.cad_layer_animation_for_key, self._handle, encode(key), byref(out))
+        st = self._engine._call(lib.cad_layer_animation_for_key, self._handle, encode(key, "animation key"), byref(out))
         if st == ERR_NOT_FOUND:
             return None
         if st:
@@ -595,11 +645,11 @@ class Layer:
             # A closed animation has handle 0, which C reads as the "no action" marker:
             # refuse it (ClosedError) rather than silently disabling the action.
             animation._p()
-        self._engine._set_action(self._handle, encode(key), animation)  # type: ignore[arg-type]
+        self._engine._set_action(self._handle, encode(key, "action key"), animation)  # type: ignore[arg-type]
 
     def clear_action(self, key: str) -> None:
         """Returns ``key`` to its default action."""
-        self._engine._clear_action(self._handle, encode(key))  # type: ignore[arg-type]
+        self._engine._clear_action(self._handle, encode(key, "action key"))  # type: ignore[arg-type]
 
     def _no_getter(self) -> bool:
         raise AttributeError("actions_enabled is write-only (the C API has no getter)")

@@ -794,3 +794,182 @@ def test_animate_initial_velocity_needs_spring_damping(engine):
             layer.opacity = 0.5
     assert engine.transaction_id == 0          # no transaction left open
 
+
+
+# ---- 11. copies of a read-only view (audit 36, D1) ---------------------------------------
+
+def test_every_copy_made_from_a_view_of_a_collected_description_calls_its_callback(engine):
+    # The usual pattern: the description is a temporary, collected at once. A read-only
+    # view of its attached copy is then added to another layer and set as a third
+    # layer's action; once the first copy has stopped, the later copies still call the
+    # callback. Expected: the C host of this scenario (every copy of a copy carries the
+    # callback), in the engine's delivery order.
+    l1, l2, l3 = engine.create_layer(), engine.create_layer(), engine.create_layer()
+    engine.tick(0.0)
+    names = {l1.handle: "l1", l2.handle: "l2", l3.handle: "l3"}
+    got = []
+
+    def record(ev):
+        got.append((ev.kind, names[ev.layer.handle], ev.key, ev.finished, ev.tag))
+
+    l1.add_animation(Animation.basic(engine, "opacity", from_=1.0, to=0.0, duration=1.0, tag=7, on_event=record), "k")
+    del record
+    gc.collect()
+    view = l1.animation_for_key("k")
+    engine.tick(0.5)
+    l2.add_animation(view, "k")             # a copy of the copy: runs 0.5 .. 1.5
+    l3.set_action("opacity", view)          # the view as l3's opacity action
+    engine.tick(1.2)                        # l1's copy stops
+    gc.collect()
+    l3.opacity = 0.3                        # runs the action: another copy, 1.2 .. 2.2
+    engine.tick(3.0)                        # l2's and l3's copies stop
+    S, E = EventKind.START, EventKind.STOP
+    expected = [(S, "l1", "k", False, 7), (S, "l2", "k", False, 7), (E, "l1", "k", True, 7),
+                (S, "l3", "opacity", False, 7), (E, "l2", "k", True, 7), (E, "l3", "opacity", True, 7)]
+    assert got == expected
+    assert [(ev.kind, names[ev.layer.handle], ev.key, ev.finished, ev.tag) for ev in engine.poll_events()] == expected
+
+
+# ---- 12. NUL inside key paths and keys (audit 36, D2) -------------------------------------
+
+def test_a_nul_inside_a_key_path_or_key_is_refused_not_cut(engine, layer):
+    # C reads a string up to its first NUL: "opacity\0junk" would reach it as "opacity".
+    # Refused instead, with InvalidArgumentError (a ValueError, as Python's own C-string
+    # boundaries raise), before anything changes.
+    layer.opacity = 0.5
+    engine.tick(1.0)
+    layer.add_animation(Animation.basic(engine, "opacity", to=0.0, duration=9), "k")
+    keys = layer.animation_keys()
+    assert keys == ["k"]                    # (the implicit opacity animation has ended)
+    calls = {
+        "get": lambda: layer.get("opacity\0junk"),
+        "item get": lambda: layer["opacity\0junk"],
+        "set": lambda: layer.set("opacity\0junk", 0.25),
+        "item set": lambda: layer.__setitem__("opacity\0junk", 0.25),
+        "presentation": lambda: layer.presentation("position.x\0.y"),
+        "presentation layer item": lambda: layer.presentation_layer["opacity\0"],
+        "sample": lambda: engine.sample([layer], "opacity\0x"),
+        "sample of no layers": lambda: engine.sample([], "opacity\0x"),
+        "remove_animation": lambda: layer.remove_animation("k\0other"),
+        "add_animation key": lambda: layer.add_animation(Animation.basic(engine, "opacity", to=1.0), "key\0suffix"),
+        "Animation key path": lambda: Animation.basic(engine, "opacity\0zz", to=1.0),
+        "Animation(kind, key path)": lambda: Animation(engine, "keyframe", "position\0"),
+        "animation_for_key": lambda: layer.animation_for_key("k\0zz"),
+        "set_action": lambda: layer.set_action("opacity\0zz", None),
+        "clear_action": lambda: layer.clear_action("opacity\0zz"),
+        "bytes key path": lambda: layer.get(b"opacity\0junk"),
+        "trailing NUL": lambda: layer.get("opacity\0"),
+    }
+    for name, call in calls.items():
+        with pytest.raises(cadence.InvalidArgumentError, match="NUL") as info:
+            call()
+        assert isinstance(info.value, ValueError), name
+    assert layer.opacity == 0.5 and layer.animation_keys() == keys
+    # The opacity action was not disabled: a change still animates (implicitly).
+    layer.opacity = 0.75
+    assert layer.animation_keys() == ["k", "opacity"]
+
+
+# ---- 13. bools where integers are meant (audit 36, A1) ------------------------------------
+
+@pytest.mark.parametrize("b", [True, False, np.True_, np.False_])
+def test_bools_are_refused_where_integers_are_meant(engine, layer, b):
+    # As enum arguments refuse them: True where a handle, contents id, tag, index, step
+    # count or capacity is expected is a mistake, not 1 (and False not 0).
+    child = engine.create_layer()
+    a = Animation.basic(engine, "opacity", to=0.0, duration=0.5)
+    count = engine.layer_count
+    refused = {
+        "contents": lambda: setattr(layer, "contents", b),
+        "contents item": lambda: layer.__setitem__("contents", b),
+        "contents configure": lambda: layer.configure(contents=b),
+        "contents at creation": lambda: engine.create_layer(contents=b),
+        "tag": lambda: setattr(a, "tag", b),
+        "tag option": lambda: Animation.basic(engine, "opacity", tag=b),
+        "engine.layer": lambda: engine.layer(b),
+        "Layer(engine, handle)": lambda: Layer(engine, b),
+        "sample handles": lambda: engine.sample([b], "opacity"),
+        "add_sublayer": lambda: layer.add_sublayer(b),
+        "convert_time": lambda: engine.convert_time(1.0, b),
+        "insert_sublayer index": lambda: layer.insert_sublayer(child, b),
+        "steps": lambda: setattr(a, "timing_function", ("steps", b, "end")),
+        "set_timing_steps": lambda: a.set_timing_steps(b),
+        "event capacity": lambda: engine.set_event_capacity(b),
+    }
+    for name, call in refused.items():
+        with pytest.raises(TypeError, match="not bool"):
+            call()
+    assert engine.layer_count == count and layer.contents == 0 and a.tag == 0
+    assert child.superlayer is None and a.timing_function is None
+    # The capacity kept its default: both events of an animation are queued.
+    layer.add_animation(a, "t")
+    engine.tick(1.0)
+    assert [ev.tag for ev in engine.poll_events()] == [0, 0]
+    # Integers (numpy's too) still go through.
+    layer.contents = np.uint64(1)
+    a.tag = np.int64(1)
+    layer.insert_sublayer(child, np.int32(0))
+    engine.set_event_capacity(np.int64(8))
+    assert layer.contents == 1 and a.tag == 1 and layer.sublayers == [child]
+
+
+def test_true_as_a_repeat_count_means_forever_everywhere(engine, layer):
+    # The documented exception (UIKit's ``repeat: true``): where a repeat count or
+    # repeat duration is expected, True is infinity, and False 0 -- for animations,
+    # animate() blocks and the layer's own timing fields alike (a layer read True as
+    # 1 repeat before).
+    a = Animation.basic(engine, "opacity", to=0.0, duration=1.0, repeat_count=True)
+    assert a.repeat_count == math.inf
+    a.repeat_count = np.False_
+    assert a.repeat_count == 0.0
+    a.repeat_duration = np.True_
+    assert a.repeat_duration == math.inf
+    for t in (True, np.True_):
+        layer.repeat_count = 2.0
+        layer.repeat_count = t
+        assert layer.repeat_count == math.inf
+        layer.repeatDuration = 2.0
+        layer.repeatDuration = t
+        assert layer.repeat_duration == math.inf
+        layer["repeatCount"] = 2.0
+        layer["repeatCount"] = t
+        assert layer["repeatCount"] == math.inf
+        layer.set("repeatDuration", 2.0)
+        layer.set("repeatDuration", t)
+        assert layer["repeatDuration"] == math.inf
+    layer.configure(repeat_count=False, repeat_duration=np.False_)
+    assert (layer.repeat_count, layer.repeat_duration) == (0.0, 0.0)
+    assert engine.create_layer(repeat_count=True).repeat_count == math.inf
+    # Elsewhere a bool stays a number (hidden, opacity...): True is 1.0.
+    layer["opacity"] = np.False_
+    assert layer.opacity == 0.0
+    layer.duration = True
+    assert layer.duration == 1.0
+
+
+# ---- 14. int32 counts of batches (audit 36, A5) -------------------------------------------
+
+def test_batch_counts_above_int32_are_refused_not_wrapped(engine, layer, monkeypatch):
+    # evaluate_timing and sample pass their counts as int32_t: 2**32 + 3 would wrap to 3
+    # (a result of 2**32 + 3 values with 3 computed). A broadcast array has the size
+    # without the memory, and the size is checked before any copy of it.
+    huge = np.broadcast_to(np.float64(0.5), (2 ** 32 + 3,))
+    with pytest.raises(cadence.InvalidArgumentError, match="int32"):
+        cadence.evaluate_timing("linear", huge)
+    handles = np.broadcast_to(np.uint64(layer.handle), (2 ** 32 + 1,))
+    with pytest.raises(cadence.InvalidArgumentError, match="int32"):
+        engine.sample(handles, "opacity")
+    # n fits, n x components does not (2**27 transforms of 16 doubles)
+    with pytest.raises(cadence.InvalidArgumentError, match="int32"):
+        engine.sample(np.broadcast_to(np.uint64(layer.handle), (2 ** 27,)), "transform")
+    # Sequences: their length as the count (a fake len: no list of 2**31 items needed)
+    monkeypatch.setattr(cadence.animation, "len", lambda seq: 2 ** 31, raising=False)
+    with pytest.raises(cadence.InvalidArgumentError, match="int32"):
+        cadence.evaluate_timing("linear", [0.5])
+    monkeypatch.setattr(cadence.engine, "len", lambda seq: 2 ** 31, raising=False)
+    with pytest.raises(cadence.InvalidArgumentError, match="int32"):
+        engine.sample([layer], "opacity")
+    monkeypatch.undo()
+    # The largest counts that fit still work (as far as memory allows: small ones here).
+    assert cadence.evaluate_timing("linear", np.broadcast_to(np.float64(0.25), (3,))).tolist() == [0.25] * 3
+    assert engine.sample(np.broadcast_to(np.uint64(layer.handle), (2,)), "opacity").tolist() == [[1.0], [1.0]]

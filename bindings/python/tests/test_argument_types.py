@@ -214,3 +214,67 @@ def test_evaluate_timing_shapes_for_arrays_and_sequences():
     assert cadence.evaluate_timing("linear", [0.25, np.float32(0.5)]) == [0.25, 0.5]
     arr = cadence.evaluate_timing("linear", np.array([[0.25], [0.75]]))
     assert arr.shape == (2, 1) and arr.tolist() == [[0.25], [0.75]]
+
+
+# ---- audit 36: numpy bools in value paths (D4), evaluate_timing arrays (D5, D3) ----------
+
+def test_numpy_bool_scalars_are_bools_in_value_paths(engine, layer):
+    # An element of a bool mask is numpy's bool scalar, not a numbers.Real: taken where a
+    # Python bool is (as 1.0 and 0.0), like the typed attributes and bool arrays already do.
+    mask = np.array([True, False])
+    layer["hidden"] = mask[0]
+    assert layer.hidden is True
+    layer["hidden"] = mask[1]
+    assert layer.hidden is False
+    layer.set("masksToBounds", np.True_)
+    assert layer.masks_to_bounds is True
+    layer["position"] = (np.True_, 2)
+    assert layer.position == (1.0, 2.0)
+    layer.configure(double_sided=np.False_, opacity=np.True_)
+    assert layer.double_sided is False and layer.opacity == 1.0
+    a = Animation.basic(engine, "opacity", from_=np.False_, to=np.True_, duration=2.0)
+    assert a.to_value == np.True_
+    k = Animation.keyframe(engine, "zPosition", values=[np.False_, np.True_, np.False_], duration=2.0)
+    assert Animation.basic(engine, "hidden", to=np.True_).to_value == np.True_
+    layer.add_animation(a, "a")
+    layer.add_animation(k, "k")
+    engine.tick(0.5)   # a quarter of the way: 0 -> 1 linearly, and of 0 -> 1 -> 0 half-way up
+    assert layer.presentation("opacity") == pytest.approx(0.25)
+    assert layer.presentation("zPosition") == pytest.approx(0.5)
+    # Doubles take them as they take bools; timing numbers too.
+    b = Animation.basic(engine, "opacity", to=0.0, duration=np.True_)
+    assert b.duration == 1.0
+    engine.tick(np.True_)
+    assert engine.now == 1.0
+
+
+def test_evaluate_timing_keeps_the_shape_of_a_0d_array():
+    y = cadence.evaluate_timing("easeIn", np.array(0.5))
+    assert isinstance(y, np.ndarray) and y.shape == () and y.dtype == np.float64
+    assert float(y) == pytest.approx(bezier_solve(0.42, 0.0, 1.0, 1.0, 0.5), abs=1e-6)
+    y = cadence.evaluate_timing("linear", np.array(1, dtype=np.int8))
+    assert y.shape == () and float(y) == 1.0
+
+
+def test_evaluate_timing_hands_c_aligned_contiguous_arrays(monkeypatch):
+    # C reads x and writes y as aligned doubles: an unaligned or strided array is
+    # copied first (numpy would pass an unaligned one through as it is).
+    real = cadence.lib.cad_timing_eval_batch
+    pointers = []
+
+    def spy(c1x, c1y, c2x, c2y, x, y, n):
+        if n:
+            pointers.extend(ctypes.cast(p, ctypes.c_void_p).value for p in (x, y))
+        return real(c1x, c1y, c2x, c2y, x, y, n)
+
+    monkeypatch.setattr(cadence.lib, "cad_timing_eval_batch", spy)
+    xs = np.array([0.1, 0.5, 0.9])
+    raw = bytearray(1 + xs.nbytes)
+    raw[1:] = xs.tobytes()
+    unaligned = np.frombuffer(raw, dtype=np.float64, offset=1)
+    assert not unaligned.flags.aligned
+    expected = [bezier_solve(0.42, 0.0, 1.0, 1.0, x) for x in xs]
+    assert cadence.evaluate_timing("easeIn", unaligned).tolist() == pytest.approx(expected, abs=1e-6)
+    strided = np.array([[0.1, 0.5, 0.9], [0.0, 0.0, 0.0]]).T[:, 0]
+    assert cadence.evaluate_timing("easeIn", strided).tolist() == pytest.approx(expected, abs=1e-6)
+    assert len(pointers) == 4 and all(p % 8 == 0 for p in pointers)

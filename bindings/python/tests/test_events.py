@@ -233,3 +233,17 @@ def test_callback_exception_surfaces_on_the_ticking_thread(engine, layer):
     t.join()
     assert len(caught) == 1
     engine.tick(0.6)  # nothing pending on this thread
+
+
+def test_polled_keys_are_cut_to_63_bytes_callbacks_get_the_whole_key(engine, layer):
+    # cad_event.key is a char[64]: the queue keeps the key's first 63 bytes (UTF-8). Here
+    # the 2-byte "é" straddles the cut: its first byte alone decodes to U+FFFD.
+    key = "x" * 62 + "é" + "tail"
+    got = []
+    layer.add_animation(Animation.basic(engine, "opacity", to=0.0, duration=1.0,
+                                        on_event=lambda ev: got.append(ev.key)), key)
+    engine.tick(2.0)
+    assert got == [key, key]
+    polled = [ev.key for ev in engine.poll_events()]
+    assert polled == ["x" * 62 + "\ufffd"] * 2
+    assert key.encode()[:63].decode("utf-8", "replace") == polled[0]

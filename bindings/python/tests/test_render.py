@@ -129,6 +129,46 @@ def test_render_list_is_zero_copy_and_reused(engine):
 
 
 @needs_numpy
+def test_render_list_copy_never_writes_into_the_shared_buffer(engine):
+    # copy=True renders into an array of its own: a view of the shared buffer (another
+    # thread's, say) is not rewritten by it, and it cannot race with another thread's
+    # call rewriting that buffer (README "Threads").
+    root = engine.create_layer(opacity=0.5)
+    view = engine.render_list(root)
+    root.opacity = 0.25
+    own = engine.render_list(root, copy=True)
+    assert own.dtype == cadence.RENDER_ITEM_DTYPE and len(own) == 1 and own.flags.owndata
+    assert own[0]["opacity"] == 0.25 and view[0]["opacity"] == 0.5
+    assert not np.shares_memory(own, view)
+    again = engine.render_list(root)        # the plain call still rewrites the shared buffer
+    assert np.shares_memory(again, view) and view[0]["opacity"] == 0.25
+    # More items than the shared buffer holds: one private array of exactly n items.
+    for i in range(100):
+        root.add_sublayer(engine.create_layer(position=(i, 0)))
+    own = engine.render_list(root, copy=True)
+    assert len(own) == 101 and own.flags.owndata and own["world"][1:, 12].tolist() == list(map(float, range(100)))
+    assert view[0]["opacity"] == 0.25 and len(engine.render_list(root)) == 101
+
+
+@needs_numpy
+def test_render_list_views_of_a_replaced_buffer_are_no_longer_rewritten(engine):
+    # README "numpy": a view stops being rewritten once its root's buffer is replaced
+    # (grown, or dropped after 32 other roots' buffers were made).
+    root = engine.create_layer(opacity=0.5)
+    old = engine.render_list(root)
+    for _ in range(80):                     # more than the first buffer holds: a new one
+        root.add_sublayer(engine.create_layer())
+    root.opacity = 0.25
+    assert len(engine.render_list(root)) == 81 and old[0]["opacity"] == 0.5
+    view = engine.render_list(root)
+    others = [engine.create_layer() for _ in range(32)]
+    for other in others:
+        engine.render_list(other)
+    root.opacity = 0.75
+    assert engine.render_list(root)[0]["opacity"] == 0.75 and view[0]["opacity"] == 0.25
+
+
+@needs_numpy
 def test_render_list_grows(engine):
     root = engine.create_layer()
     kids = [engine.create_layer(position=(i, 0)) for i in range(300)]
