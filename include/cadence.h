@@ -20,6 +20,21 @@
 
 #include <stdint.h>
 
+/*
+ * CAD_API marks every function declaration. By default it gives them default
+ * visibility on GCC and clang, so that a host may include this header under
+ * `#pragma GCC visibility push(hidden)` (or build with -fvisibility=hidden)
+ * and still bind to libcadence.so. Define CAD_API before including the
+ * header to replace it (for example with nothing).
+ */
+#ifndef CAD_API
+#if defined(__GNUC__) && !defined(_WIN32) && !defined(__CYGWIN__)
+#define CAD_API __attribute__((visibility("default")))
+#else
+#define CAD_API
+#endif
+#endif
+
 #define CAD_VERSION_MAJOR 0
 #define CAD_VERSION_MINOR 1
 #define CAD_VERSION_PATCH 0
@@ -44,7 +59,7 @@ enum {
   CAD_ERR_INVALID_HANDLE = -1,
   /* NaN/inf, negative count, NULL pointer, bad enum value, tree cycle, index out of range. */
   CAD_ERR_INVALID_ARGUMENT = -2,
-  /* The key path names no property (SEMANTICS.md §2). */
+  /* The key path names no property (SEMANTICS.md sec. 2). */
   CAD_ERR_UNKNOWN_KEYPATH = -3,
   /* Wrong component count for the key path. */
   CAD_ERR_TYPE_MISMATCH = -4,
@@ -78,7 +93,7 @@ typedef enum {
   CAD_ANIM_TRANSITION = 4
 } cad_anim_kind;
 
-/* Fill modes (SEMANTICS.md §3.3). */
+/* Fill modes (SEMANTICS.md sec. 3.3). */
 typedef enum {
   CAD_FILL_REMOVED = 0,
   CAD_FILL_FORWARDS = 1,
@@ -86,7 +101,7 @@ typedef enum {
   CAD_FILL_BOTH = 3
 } cad_fill_mode;
 
-/* Named timing functions (SEMANTICS.md §4). */
+/* Named timing functions (SEMANTICS.md sec. 4). */
 typedef enum {
   /* (0, 0, 1, 1) */
   CAD_TIMING_LINEAR = 0,
@@ -100,7 +115,7 @@ typedef enum {
   CAD_TIMING_DEFAULT = 4
 } cad_timing_name;
 
-/* Keyframe calculation modes (SEMANTICS.md §7). */
+/* Keyframe calculation modes (SEMANTICS.md sec. 7). */
 typedef enum {
   CAD_CALC_LINEAR = 0,
   CAD_CALC_DISCRETE = 1,
@@ -116,7 +131,7 @@ typedef enum {
   CAD_ROTATE_AUTO_REVERSE = 2
 } cad_rotation_mode;
 
-/* Transition types (SEMANTICS.md §8). */
+/* Transition types (SEMANTICS.md sec. 8). */
 typedef enum {
   CAD_TRANSITION_FADE = 0,
   CAD_TRANSITION_MOVE_IN = 1,
@@ -132,7 +147,7 @@ typedef enum {
   CAD_FROM_BOTTOM = 3
 } cad_transition_subtype;
 
-/* Event kinds (SEMANTICS.md §11). */
+/* Event kinds (SEMANTICS.md sec. 11). */
 typedef enum {
   CAD_EVENT_START = 1,
   CAD_EVENT_STOP = 2,
@@ -147,7 +162,7 @@ typedef enum {
 typedef void (*cad_anim_callback)(cad_engine *e, cad_event_kind kind, cad_layer layer, const char *key, int32_t finished, int64_t tag, void *userdata);
 
 /*
- * Called when a transaction completes (SEMANTICS.md §10), on the thread that
+ * Called when a transaction completes (SEMANTICS.md sec. 10), on the thread that
  * called `cad_engine_tick` or `cad_transaction_commit`, with no lock held.
  */
 typedef void (*cad_transaction_callback)(cad_engine *e, void *userdata);
@@ -189,7 +204,7 @@ enum {
 
 /*
  * One drawable layer of a frame (float32, GPU-ready). World matrices use the
- * layout of SEMANTICS.md §2.2: row vectors, m11 ... m44, translation in m41..m43.
+ * layout of SEMANTICS.md sec. 2.2: row vectors, m11 ... m44, translation in m41..m43.
  */
 typedef struct cad_render_item {
   cad_layer layer;
@@ -222,37 +237,37 @@ typedef struct cad_render_item {
 /* ---- Library ---- */
 
 /* The library version, "MAJOR.MINOR.PATCH" (static storage, never NULL). */
-const char *cad_version_string(void);
+CAD_API const char *cad_version_string(void);
 
 /*
  * The ABI version; equals `CAD_ABI_VERSION` of the header the host compiled
  * against when the two match.
  */
-uint32_t cad_abi_version(void);
+CAD_API uint32_t cad_abi_version(void);
 
 /*
  * The calling thread's message for its last failed call ("" when none). Never
  * NULL. Valid until this thread's next call into the library.
  */
-const char *cad_last_error(void);
+CAD_API const char *cad_last_error(void);
 
 /*
  * The enumerator name of a status ("CAD_OK", "CAD_ERR_INVALID_HANDLE", ...;
  * "CAD_ERR_UNKNOWN" for other values). Static storage.
  */
-const char *cad_status_name(cad_status s);
+CAD_API const char *cad_status_name(cad_status s);
 
 /* Monotonic seconds (CLOCK_MONOTONIC), like CACurrentMediaTime. */
-double cad_media_time(void);
+CAD_API double cad_media_time(void);
 
 /*
  * sizeof(cad_render_item) as the library was built; compare with the header's
  * (see CAD_CHECK_LAYOUT) to catch a mismatched header.
  */
-uint32_t cad_sizeof_render_item(void);
+CAD_API uint32_t cad_sizeof_render_item(void);
 
 /* sizeof(cad_event) as the library was built. */
-uint32_t cad_sizeof_event(void);
+CAD_API uint32_t cad_sizeof_event(void);
 
 /* ---- Engine and time ---- */
 
@@ -261,32 +276,32 @@ uint32_t cad_sizeof_event(void);
  * are alive at once (each live engine stamps a distinct 14-bit value into its
  * handles, so handles of one engine are never valid in another).
  */
-cad_engine *cad_engine_create(void);
+CAD_API cad_engine *cad_engine_create(void);
 
 /*
  * Destroys an engine and everything in it. NULL is a no-op. Using the pointer
  * afterwards is the host's error. Safe to call from one of the engine's own
  * callbacks: the remaining callbacks of that tick are skipped.
  */
-void cad_engine_destroy(cad_engine *e);
+CAD_API void cad_engine_destroy(cad_engine *e);
 
 /*
  * Advances the engine to `now` (finite, >= the previous now), updates every
  * animation, and delivers the events (callbacks run before this returns, on
  * this thread, with no lock held).
  */
-cad_status cad_engine_tick(cad_engine *e, double now);
+CAD_API cad_status cad_engine_tick(cad_engine *e, double now);
 
 /* The `now` of the last tick (0 before the first). */
-cad_status cad_engine_now(cad_engine *e, double *out);
+CAD_API cad_status cad_engine_now(cad_engine *e, double *out);
 
 /* Number of live layers in the engine. */
-cad_status cad_engine_layer_count(cad_engine *e, int32_t *out);
+CAD_API cad_status cad_engine_layer_count(cad_engine *e, int32_t *out);
 
 /* ---- Events (polling) ---- */
 
 /* Takes the oldest queued event. `CAD_ERR_NOT_FOUND` when the queue is empty. */
-cad_status cad_engine_poll_event(cad_engine *e, cad_event *out);
+CAD_API cad_status cad_engine_poll_event(cad_engine *e, cad_event *out);
 
 /*
  * Cadence: takes up to `cap` queued events, oldest first, into `out`;
@@ -294,83 +309,83 @@ cad_status cad_engine_poll_event(cad_engine *e, cad_event *out);
  * One call per frame instead of one per event. `n_out` may be NULL only when
  * `cap` is 0 (events taken must be counted: they leave the queue).
  */
-cad_status cad_engine_poll_events(cad_engine *e, cad_event *out, int32_t cap, int32_t *n_out);
+CAD_API cad_status cad_engine_poll_events(cad_engine *e, cad_event *out, int32_t cap, int32_t *n_out);
 
 /*
  * Sets the capacity of the poll queue (default 4096, 0 = keep no events).
  * When the queue is full the oldest event is dropped and counted
  * (`cad_engine_events_dropped`), so an engine nobody polls stays bounded.
  */
-cad_status cad_engine_set_event_capacity(cad_engine *e, int32_t capacity);
+CAD_API cad_status cad_engine_set_event_capacity(cad_engine *e, int32_t capacity);
 
 /* Number of events dropped because the poll queue was full, since creation. */
-cad_status cad_engine_events_dropped(cad_engine *e, uint64_t *out);
+CAD_API cad_status cad_engine_events_dropped(cad_engine *e, uint64_t *out);
 
 /* ---- Timing functions ---- */
 
 /*
- * Evaluates the cubic Bézier timing function (c1x, c1y, c2x, c2y) at `n`
+ * Evaluates the cubic Bezier timing function (c1x, c1y, c2x, c2y) at `n`
  * progress values `x` (clamped to [0, 1]) into `y` (accurate to 1e-7; the
  * solver the engine uses). c1x and c2x must lie in [0, 1]; the control
  * points must be finite. An `x` that is NaN is progress 0 (as the engine
  * treats a NaN progress), so it is not an error: y is the curve's value at 0.
  */
-cad_status cad_timing_eval_batch(double c1x, double c1y, double c2x, double c2y, const double *x, double *y, int32_t n);
+CAD_API cad_status cad_timing_eval_batch(double c1x, double c1y, double c2x, double c2y, const double *x, double *y, int32_t n);
 
 /*
- * Creates a root layer with every property at its default (SEMANTICS.md §2).
+ * Creates a root layer with every property at its default (SEMANTICS.md sec. 2).
  * A new layer takes its values without animation until the first tick.
  */
-cad_status cad_layer_create(cad_engine *e, cad_layer *out);
+CAD_API cad_status cad_layer_create(cad_engine *e, cad_layer *out);
 
 /*
  * Destroys a layer: removes it from its superlayer, detaches its sublayers
  * (they become roots) and stops its animations (finished = 0).
  */
-cad_status cad_layer_destroy(cad_engine *e, cad_layer l);
+CAD_API cad_status cad_layer_destroy(cad_engine *e, cad_layer l);
 
 /*
  * Appends `child` to `parent`'s sublayers (removing it from its old superlayer).
  * Adding an ancestor (a cycle) is `CAD_ERR_INVALID_ARGUMENT`.
  */
-cad_status cad_layer_add_sublayer(cad_engine *e, cad_layer parent, cad_layer child);
+CAD_API cad_status cad_layer_add_sublayer(cad_engine *e, cad_layer parent, cad_layer child);
 
 /* Inserts `child` at `index` (0...count, counted without the child) of `parent`'s sublayers. */
-cad_status cad_layer_insert_sublayer(cad_engine *e, cad_layer parent, cad_layer child, int32_t index);
+CAD_API cad_status cad_layer_insert_sublayer(cad_engine *e, cad_layer parent, cad_layer child, int32_t index);
 
 /* Detaches a layer from its superlayer (no-op for a root). */
-cad_status cad_layer_remove_from_superlayer(cad_engine *e, cad_layer l);
+CAD_API cad_status cad_layer_remove_from_superlayer(cad_engine *e, cad_layer l);
 
 /* The superlayer, 0 for a root. */
-cad_status cad_layer_superlayer(cad_engine *e, cad_layer l, cad_layer *out);
+CAD_API cad_status cad_layer_superlayer(cad_engine *e, cad_layer l, cad_layer *out);
 
 /*
  * The sublayers in order. With `cap` too small: `CAD_ERR_BUFFER_TOO_SMALL` and
  * `*n_out` = the count needed. `out` may be NULL when `cap` is 0.
  */
-cad_status cad_layer_sublayers(cad_engine *e, cad_layer l, cad_layer *out, int32_t cap, int32_t *n_out);
+CAD_API cad_status cad_layer_sublayers(cad_engine *e, cad_layer l, cad_layer *out, int32_t cap, int32_t *n_out);
 
 /*
- * Sets a model value by key path (SEMANTICS.md §2): `n` must equal the key
+ * Sets a model value by key path (SEMANTICS.md sec. 2): `n` must equal the key
  * path's component count (`CAD_ERR_TYPE_MISMATCH`), components must be finite.
  * Runs the key's action (an implicit animation) unless actions are disabled.
  */
-cad_status cad_layer_set(cad_engine *e, cad_layer l, const char *keypath, const double *v, int32_t n);
+CAD_API cad_status cad_layer_set(cad_engine *e, cad_layer l, const char *keypath, const double *v, int32_t n);
 
 /* Reads a model value by key path into `out` (`cap` doubles); `*n_out` = components. */
-cad_status cad_layer_get(cad_engine *e, cad_layer l, const char *keypath, double *out, int32_t cap, int32_t *n_out);
+CAD_API cad_status cad_layer_get(cad_engine *e, cad_layer l, const char *keypath, double *out, int32_t cap, int32_t *n_out);
 
 /* Reads a presentation value (model plus running animations at the engine's now). */
-cad_status cad_layer_presentation(cad_engine *e, cad_layer l, const char *keypath, double *out, int32_t cap, int32_t *n_out);
+CAD_API cad_status cad_layer_presentation(cad_engine *e, cad_layer l, const char *keypath, double *out, int32_t cap, int32_t *n_out);
 
 /*
  * Sets the contents id (a host-chosen 64-bit value; 0 = none). Outside a
  * disabled-actions transaction the change runs a fade transition by default.
  */
-cad_status cad_layer_set_contents(cad_engine *e, cad_layer l, uint64_t contents);
+CAD_API cad_status cad_layer_set_contents(cad_engine *e, cad_layer l, uint64_t contents);
 
 /* The model contents id. */
-cad_status cad_layer_get_contents(cad_engine *e, cad_layer l, uint64_t *out);
+CAD_API cad_status cad_layer_get_contents(cad_engine *e, cad_layer l, uint64_t *out);
 
 /*
  * Cadence extension: the presentation contents id, all 64 bits
@@ -378,10 +393,10 @@ cad_status cad_layer_get_contents(cad_engine *e, cad_layer l, uint64_t *out);
  * 2^53). Ids animated by a basic or keyframe animation of `contents` are
  * carried as doubles while it runs.
  */
-cad_status cad_layer_presentation_contents(cad_engine *e, cad_layer l, uint64_t *out);
+CAD_API cad_status cad_layer_presentation_contents(cad_engine *e, cad_layer l, uint64_t *out);
 
 /* Enables (1) or disables (0) implicit actions for one layer. */
-cad_status cad_layer_set_actions_enabled(cad_engine *e, cad_layer l, int32_t enabled);
+CAD_API cad_status cad_layer_set_actions_enabled(cad_engine *e, cad_layer l, int32_t enabled);
 
 /*
  * Sets the action for `key`: animation `a` (copied now and each time it runs)
@@ -390,10 +405,10 @@ cad_status cad_layer_set_actions_enabled(cad_engine *e, cad_layer l, int32_t ena
  * `CAD_ERR_UNKNOWN_KEYPATH` for an unknown one, `CAD_ERR_INVALID_ARGUMENT` for
  * a key path no action runs for (not animatable, or "frame").
  */
-cad_status cad_layer_set_action(cad_engine *e, cad_layer l, const char *key, cad_anim a);
+CAD_API cad_status cad_layer_set_action(cad_engine *e, cad_layer l, const char *key, cad_anim a);
 
 /* Returns `key` to its default action (`key` checked as in `cad_layer_set_action`). */
-cad_status cad_layer_clear_action(cad_engine *e, cad_layer l, const char *key);
+CAD_API cad_status cad_layer_clear_action(cad_engine *e, cad_layer l, const char *key);
 
 /*
  * Converts time `t` from layer `from`'s local time to layer `to`'s (0 = global
@@ -402,78 +417,78 @@ cad_status cad_layer_clear_action(cad_engine *e, cad_layer l, const char *key);
  * layer (speed 0) the map goes on from that layer's beginTime (in its
  * superlayer's time); into one it gives the layer's timeOffset.
  */
-cad_status cad_layer_convert_time(cad_engine *e, double t, cad_layer from, cad_layer to, double *out);
+CAD_API cad_status cad_layer_convert_time(cad_engine *e, double t, cad_layer from, cad_layer to, double *out);
 
 /*
  * Creates an animation description of `kind` for `keypath` (NULL for groups
  * and transitions). Adding it to a layer attaches a copy; the description can
  * be changed and added again. Destroy it with `cad_anim_destroy`.
  */
-cad_status cad_anim_create(cad_engine *e, cad_anim_kind kind, const char *keypath, cad_anim *out);
+CAD_API cad_status cad_anim_create(cad_engine *e, cad_anim_kind kind, const char *keypath, cad_anim *out);
 
 /* Destroys a description. Copies already attached to layers live on. */
-cad_status cad_anim_destroy(cad_engine *e, cad_anim a);
+CAD_API cad_status cad_anim_destroy(cad_engine *e, cad_anim a);
 
-/* ---- timing (SEMANTICS.md §3) ---- */
+/* ---- timing (SEMANTICS.md sec. 3) ---- */
 
 /* beginTime in the layer's local time; 0 means "now" when added. */
-cad_status cad_anim_set_begin_time(cad_engine *e, cad_anim a, double t);
+CAD_API cad_status cad_anim_set_begin_time(cad_engine *e, cad_anim a, double t);
 
 /* Simple duration in seconds (>= 0; 0 means the default, 0.25 s). */
-cad_status cad_anim_set_duration(cad_engine *e, cad_anim a, double d);
+CAD_API cad_status cad_anim_set_duration(cad_engine *e, cad_anim a, double d);
 
 /* Speed (finite; 0 freezes the animation at its timeOffset). */
-cad_status cad_anim_set_speed(cad_engine *e, cad_anim a, double s);
+CAD_API cad_status cad_anim_set_speed(cad_engine *e, cad_anim a, double s);
 
 /* timeOffset (finite): shifts the phase; the animation wraps around its active duration. */
-cad_status cad_anim_set_time_offset(cad_engine *e, cad_anim a, double t);
+CAD_API cad_status cad_anim_set_time_offset(cad_engine *e, cad_anim a, double t);
 
 /* repeatCount in cycles (>= 0, fractional allowed, INFINITY allowed). */
-cad_status cad_anim_set_repeat_count(cad_engine *e, cad_anim a, double n);
+CAD_API cad_status cad_anim_set_repeat_count(cad_engine *e, cad_anim a, double n);
 
 /* repeatDuration in seconds (>= 0, INFINITY allowed); wins over repeatCount. */
-cad_status cad_anim_set_repeat_duration(cad_engine *e, cad_anim a, double d);
+CAD_API cad_status cad_anim_set_repeat_duration(cad_engine *e, cad_anim a, double d);
 
 /* autoreverses: each cycle plays forward then back. */
-cad_status cad_anim_set_autoreverses(cad_engine *e, cad_anim a, int32_t on);
+CAD_API cad_status cad_anim_set_autoreverses(cad_engine *e, cad_anim a, int32_t on);
 
-/* fillMode (SEMANTICS.md §3.3). */
-cad_status cad_anim_set_fill_mode(cad_engine *e, cad_anim a, cad_fill_mode m);
+/* fillMode (SEMANTICS.md sec. 3.3). */
+CAD_API cad_status cad_anim_set_fill_mode(cad_engine *e, cad_anim a, cad_fill_mode m);
 
 /* removedOnCompletion (default 1): remove the animation when it finishes. */
-cad_status cad_anim_set_removed_on_completion(cad_engine *e, cad_anim a, int32_t on);
+CAD_API cad_status cad_anim_set_removed_on_completion(cad_engine *e, cad_anim a, int32_t on);
 
 /* A named timing function (the animation's whole progress). */
-cad_status cad_anim_set_timing_function(cad_engine *e, cad_anim a, cad_timing_name name);
+CAD_API cad_status cad_anim_set_timing_function(cad_engine *e, cad_anim a, cad_timing_name name);
 
 /*
- * A cubic Bézier timing function; c1x and c2x must lie in [0, 1], c1y and c2y
+ * A cubic Bezier timing function; c1x and c2x must lie in [0, 1], c1y and c2y
  * may overshoot. Solved to 1e-7.
  */
-cad_status cad_anim_set_timing_bezier(cad_engine *e, cad_anim a, double c1x, double c1y, double c2x, double c2y);
+CAD_API cad_status cad_anim_set_timing_bezier(cad_engine *e, cad_anim a, double c1x, double c1y, double c2x, double c2y);
 
 /*
  * Cadence extension: a `steps(n, start|end)` jump timing function (CSS Easing);
  * `jump_at_start` 1 = start, 0 = end.
  */
-cad_status cad_anim_set_timing_steps(cad_engine *e, cad_anim a, int32_t steps, int32_t jump_at_start);
+CAD_API cad_status cad_anim_set_timing_steps(cad_engine *e, cad_anim a, int32_t steps, int32_t jump_at_start);
 
-/* ---- basic and spring (SEMANTICS.md §5, §6) ---- */
+/* ---- basic and spring (SEMANTICS.md sec. 5, sec. 6) ---- */
 
 /* fromValue (`n` components of the key path). */
-cad_status cad_anim_set_from(cad_engine *e, cad_anim a, const double *v, int32_t n);
+CAD_API cad_status cad_anim_set_from(cad_engine *e, cad_anim a, const double *v, int32_t n);
 
 /* toValue. */
-cad_status cad_anim_set_to(cad_engine *e, cad_anim a, const double *v, int32_t n);
+CAD_API cad_status cad_anim_set_to(cad_engine *e, cad_anim a, const double *v, int32_t n);
 
 /* byValue. */
-cad_status cad_anim_set_by(cad_engine *e, cad_anim a, const double *v, int32_t n);
+CAD_API cad_status cad_anim_set_by(cad_engine *e, cad_anim a, const double *v, int32_t n);
 
 /* additive: the value is added to the underlying value (transforms concatenate). */
-cad_status cad_anim_set_additive(cad_engine *e, cad_anim a, int32_t on);
+CAD_API cad_status cad_anim_set_additive(cad_engine *e, cad_anim a, int32_t on);
 
 /* cumulative: each completed cycle adds its end value (minus its start) to the next. */
-cad_status cad_anim_set_cumulative(cad_engine *e, cad_anim a, int32_t on);
+CAD_API cad_status cad_anim_set_cumulative(cad_engine *e, cad_anim a, int32_t on);
 
 /*
  * Spring parameters (spring animations): mass > 0, stiffness > 0, damping >= 0,
@@ -481,26 +496,26 @@ cad_status cad_anim_set_cumulative(cad_engine *e, cad_anim a, int32_t on);
  * frequency sqrt(stiffness / mass) and the damping ratio must come out finite
  * (and the frequency non-zero) in doubles.
  */
-cad_status cad_anim_set_spring(cad_engine *e, cad_anim a, double mass, double stiffness, double damping, double initial_velocity);
+CAD_API cad_status cad_anim_set_spring(cad_engine *e, cad_anim a, double mass, double stiffness, double damping, double initial_velocity);
 
-/* The settling duration of a spring animation (SEMANTICS.md §6). */
-cad_status cad_anim_spring_settling_duration(cad_engine *e, cad_anim a, double *out);
+/* The settling duration of a spring animation (SEMANTICS.md sec. 6). */
+CAD_API cad_status cad_anim_spring_settling_duration(cad_engine *e, cad_anim a, double *out);
 
 /*
  * Cadence extension: reads a spring animation's mass, stiffness, damping and
- * initial velocity — after `cad_anim_set_spring_perceptual` or
+ * initial velocity -- after `cad_anim_set_spring_perceptual` or
  * `cad_anim_set_spring_uikit`, the values they derived. Any out pointer may be
  * NULL (that value is not written); CAD_ERR_INVALID_STATE for other kinds.
  */
-cad_status cad_anim_get_spring(cad_engine *e, cad_anim a, double *mass, double *stiffness, double *damping, double *initial_velocity);
+CAD_API cad_status cad_anim_get_spring(cad_engine *e, cad_anim a, double *mass, double *stiffness, double *damping, double *initial_velocity);
 
 /*
- * Cadence extension: the perceptual spring (SEMANTICS.md §6): `duration` > 0
+ * Cadence extension: the perceptual spring (SEMANTICS.md sec. 6): `duration` > 0
  * (between about 1e-153 and 1e153, so that the stiffness is a finite non-zero
  * double) and `bounce` in (-1, 1). Sets mass 1, stiffness (2 pi / duration)^2, the
  * damping for the bounce, and the animation's duration to the settling duration.
  */
-cad_status cad_anim_set_spring_perceptual(cad_engine *e, cad_anim a, double duration, double bounce);
+CAD_API cad_status cad_anim_set_spring_perceptual(cad_engine *e, cad_anim a, double duration, double bounce);
 
 /*
  * Cadence extension: the UIKit-style spring: it settles exactly at `duration`
@@ -509,70 +524,70 @@ cad_status cad_anim_set_spring_perceptual(cad_engine *e, cad_anim a, double dura
  * representable in doubles (extreme ratios such as damping_ratio 1e-300 or
  * |initial_velocity| near 1e300).
  */
-cad_status cad_anim_set_spring_uikit(cad_engine *e, cad_anim a, double duration, double damping_ratio, double initial_velocity);
+CAD_API cad_status cad_anim_set_spring_uikit(cad_engine *e, cad_anim a, double duration, double damping_ratio, double initial_velocity);
 
-/* ---- keyframes (SEMANTICS.md §7) ---- */
+/* ---- keyframes (SEMANTICS.md sec. 7) ---- */
 
 /* Keyframe values: `count` rows of `components` doubles (the key path's count). */
-cad_status cad_anim_set_values(cad_engine *e, cad_anim a, const double *values, int32_t count, int32_t components);
+CAD_API cad_status cad_anim_set_values(cad_engine *e, cad_anim a, const double *values, int32_t count, int32_t components);
 
 /* keyTimes: `count` times, 0 = first <= ... <= last = 1 (NULL clears them). */
-cad_status cad_anim_set_key_times(cad_engine *e, cad_anim a, const double *times, int32_t count);
+CAD_API cad_status cad_anim_set_key_times(cad_engine *e, cad_anim a, const double *times, int32_t count);
 
 /*
- * Per-segment timing functions: `segments` cubic Béziers of 4 doubles each
+ * Per-segment timing functions: `segments` cubic Beziers of 4 doubles each
  * (c1x, c1y, c2x, c2y), applied within each segment after the animation's own.
  */
-cad_status cad_anim_set_segment_timing(cad_engine *e, cad_anim a, const double *bezier4, int32_t segments);
+CAD_API cad_status cad_anim_set_segment_timing(cad_engine *e, cad_anim a, const double *bezier4, int32_t segments);
 
 /* The calculation mode. */
-cad_status cad_anim_set_calculation_mode(cad_engine *e, cad_anim a, cad_calc_mode m);
+CAD_API cad_status cad_anim_set_calculation_mode(cad_engine *e, cad_anim a, cad_calc_mode m);
 
 /*
- * Kochanek–Bartels tension, continuity and bias per keyframe (`count` each;
+ * Kochanek-Bartels tension, continuity and bias per keyframe (`count` each;
  * any may be NULL for zeros). Used by the cubic modes.
  */
-cad_status cad_anim_set_tcb(cad_engine *e, cad_anim a, const double *tension, const double *continuity, const double *bias, int32_t count);
+CAD_API cad_status cad_anim_set_tcb(cad_engine *e, cad_anim a, const double *tension, const double *continuity, const double *bias, int32_t count);
 
 /* Path: starts a subpath at (x, y). Paths animate points (e.g. "position") and replace values. */
-cad_status cad_anim_path_move_to(cad_engine *e, cad_anim a, double x, double y);
+CAD_API cad_status cad_anim_path_move_to(cad_engine *e, cad_anim a, double x, double y);
 
 /* Path: a line to (x, y). */
-cad_status cad_anim_path_line_to(cad_engine *e, cad_anim a, double x, double y);
+CAD_API cad_status cad_anim_path_line_to(cad_engine *e, cad_anim a, double x, double y);
 
-/* Path: a quadratic Bézier with control point (cx, cy) to (x, y). */
-cad_status cad_anim_path_quad_to(cad_engine *e, cad_anim a, double cx, double cy, double x, double y);
+/* Path: a quadratic Bezier with control point (cx, cy) to (x, y). */
+CAD_API cad_status cad_anim_path_quad_to(cad_engine *e, cad_anim a, double cx, double cy, double x, double y);
 
-/* Path: a cubic Bézier with control points (c1x, c1y), (c2x, c2y) to (x, y). */
-cad_status cad_anim_path_cubic_to(cad_engine *e, cad_anim a, double c1x, double c1y, double c2x, double c2y, double x, double y);
+/* Path: a cubic Bezier with control points (c1x, c1y), (c2x, c2y) to (x, y). */
+CAD_API cad_status cad_anim_path_cubic_to(cad_engine *e, cad_anim a, double c1x, double c1y, double c2x, double c2y, double x, double y);
 
 /* Path: a line back to the start of the current subpath. */
-cad_status cad_anim_path_close(cad_engine *e, cad_anim a);
+CAD_API cad_status cad_anim_path_close(cad_engine *e, cad_anim a);
 
 /* Rotation mode of a path animation. */
-cad_status cad_anim_set_rotation_mode(cad_engine *e, cad_anim a, cad_rotation_mode m);
+CAD_API cad_status cad_anim_set_rotation_mode(cad_engine *e, cad_anim a, cad_rotation_mode m);
 
-/* ---- group and transition (SEMANTICS.md §8, §9) ---- */
+/* ---- group and transition (SEMANTICS.md sec. 8, sec. 9) ---- */
 
 /* Sets a group's children (copies of `count` animations; groups nest up to 32 deep). */
-cad_status cad_anim_group_set_children(cad_engine *e, cad_anim group, const cad_anim *children, int32_t count);
+CAD_API cad_status cad_anim_group_set_children(cad_engine *e, cad_anim group, const cad_anim *children, int32_t count);
 
 /* A transition's type and subtype. */
-cad_status cad_anim_set_transition(cad_engine *e, cad_anim a, cad_transition_type type, cad_transition_subtype subtype);
+CAD_API cad_status cad_anim_set_transition(cad_engine *e, cad_anim a, cad_transition_type type, cad_transition_subtype subtype);
 
 /*
  * A transition's startProgress and endProgress, both in [0, 1]. start > end is
  * allowed: the transition runs backwards (Core Animation requires start <= end).
  */
-cad_status cad_anim_set_transition_progress(cad_engine *e, cad_anim a, double start, double end);
+CAD_API cad_status cad_anim_set_transition_progress(cad_engine *e, cad_anim a, double start, double end);
 
-/* ---- tagging and callbacks (SEMANTICS.md §5.4, §11) ---- */
+/* ---- tagging and callbacks (SEMANTICS.md sec. 5.4, sec. 11) ---- */
 
 /* A host tag reported with the animation's events. */
-cad_status cad_anim_set_tag(cad_engine *e, cad_anim a, int64_t tag);
+CAD_API cad_status cad_anim_set_tag(cad_engine *e, cad_anim a, int64_t tag);
 
 /* The callback for the animation's start and stop events (NULL removes it). */
-cad_status cad_anim_set_callback(cad_engine *e, cad_anim a, cad_anim_callback cb, void *userdata);
+CAD_API cad_status cad_anim_set_callback(cad_engine *e, cad_anim a, cad_anim_callback cb, void *userdata);
 
 /* ---- attaching ---- */
 
@@ -582,19 +597,19 @@ cad_status cad_anim_set_callback(cad_engine *e, cad_anim a, cad_anim_callback cb
  * the key is removed first (stop event, finished = 0). A beginTime of 0 becomes
  * the layer's local time at the engine's now.
  */
-cad_status cad_layer_add_animation(cad_engine *e, cad_layer l, cad_anim a, const char *key);
+CAD_API cad_status cad_layer_add_animation(cad_engine *e, cad_layer l, cad_anim a, const char *key);
 
 /*
  * Removes the animation under `key` (`CAD_ERR_NOT_FOUND` if none); the
  * presentation returns to what remains at once.
  */
-cad_status cad_layer_remove_animation(cad_engine *e, cad_layer l, const char *key);
+CAD_API cad_status cad_layer_remove_animation(cad_engine *e, cad_layer l, const char *key);
 
 /* Removes every animation of the layer. */
-cad_status cad_layer_remove_all_animations(cad_engine *e, cad_layer l);
+CAD_API cad_status cad_layer_remove_all_animations(cad_engine *e, cad_layer l);
 
 /* Number of animations attached to the layer. */
-cad_status cad_layer_animation_count(cad_engine *e, cad_layer l, int32_t *out);
+CAD_API cad_status cad_layer_animation_count(cad_engine *e, cad_layer l, int32_t *out);
 
 /*
  * The key of the animation at `index` (in add order), NUL-terminated into `buf`.
@@ -602,38 +617,38 @@ cad_status cad_layer_animation_count(cad_engine *e, cad_layer l, int32_t *out);
  * `cap` < length + 1: `CAD_ERR_BUFFER_TOO_SMALL` and `*len_out` = length + 1,
  * the bytes needed.
  */
-cad_status cad_layer_animation_key_at(cad_engine *e, cad_layer l, int32_t index, char *buf, int32_t cap, int32_t *len_out);
+CAD_API cad_status cad_layer_animation_key_at(cad_engine *e, cad_layer l, int32_t index, char *buf, int32_t cap, int32_t *len_out);
 
 /*
  * A read-only handle to the attached copy under `key` (setters on it give
  * `CAD_ERR_INVALID_STATE`; it may be added to other layers, which copies it).
  */
-cad_status cad_layer_animation_for_key(cad_engine *e, cad_layer l, const char *key, cad_anim *out);
+CAD_API cad_status cad_layer_animation_for_key(cad_engine *e, cad_layer l, const char *key, cad_anim *out);
 
 /*
  * Opens a transaction. Transactions nest; their changes commit together at the
  * outermost commit, at the engine's current time.
  */
-cad_status cad_transaction_begin(cad_engine *e);
+CAD_API cad_status cad_transaction_begin(cad_engine *e);
 
 /*
  * Commits the innermost transaction (`CAD_ERR_INVALID_STATE` without a begin).
  * A transaction that added no animation completes here: its completion
  * callback runs before this returns, with no lock held.
  */
-cad_status cad_transaction_commit(cad_engine *e);
+CAD_API cad_status cad_transaction_commit(cad_engine *e);
 
 /* Duration of the implicit animations of the current transaction (default 0.25 s). */
-cad_status cad_transaction_set_duration(cad_engine *e, double d);
+CAD_API cad_status cad_transaction_set_duration(cad_engine *e, double d);
 
 /* Timing function of the implicit animations (default: CAD_TIMING_DEFAULT). */
-cad_status cad_transaction_set_timing_function(cad_engine *e, cad_timing_name name);
+CAD_API cad_status cad_transaction_set_timing_function(cad_engine *e, cad_timing_name name);
 
-/* A cubic Bézier timing function for the implicit animations. */
-cad_status cad_transaction_set_timing_bezier(cad_engine *e, double c1x, double c1y, double c2x, double c2y);
+/* A cubic Bezier timing function for the implicit animations. */
+CAD_API cad_status cad_transaction_set_timing_bezier(cad_engine *e, double c1x, double c1y, double c2x, double c2y);
 
 /* 1 = changes in this transaction run no actions (take effect at once). */
-cad_status cad_transaction_set_disable_actions(cad_engine *e, int32_t disable);
+CAD_API cad_status cad_transaction_set_disable_actions(cad_engine *e, int32_t disable);
 
 /*
  * The completion callback: runs once every animation this transaction added
@@ -641,31 +656,31 @@ cad_status cad_transaction_set_disable_actions(cad_engine *e, int32_t disable);
  * Every explicit transaction also queues a CAD_EVENT_TRANSACTION_COMPLETE event
  * whose tag is its id.
  */
-cad_status cad_transaction_set_completion(cad_engine *e, cad_transaction_callback cb, void *userdata);
+CAD_API cad_status cad_transaction_set_completion(cad_engine *e, cad_transaction_callback cb, void *userdata);
 
 /*
  * Cadence: the id of the innermost open transaction (the tag of its completion
  * event); 0 when none is open.
  */
-cad_status cad_transaction_id(cad_engine *e, int64_t *out);
+CAD_API cad_status cad_transaction_id(cad_engine *e, int64_t *out);
 
 /*
  * Cadence (UIKit-style `delay`): implicit animations of this transaction begin
  * `delay` seconds after the commit.
  */
-cad_status cad_transaction_set_delay(cad_engine *e, double delay);
+CAD_API cad_status cad_transaction_set_delay(cad_engine *e, double delay);
 
 /* Cadence (UIKit-style `.repeat`): repeat count of the implicit animations (INFINITY allowed). */
-cad_status cad_transaction_set_repeat_count(cad_engine *e, double n);
+CAD_API cad_status cad_transaction_set_repeat_count(cad_engine *e, double n);
 
 /* Cadence (UIKit-style `.autoreverse`): implicit animations play forward then back. */
-cad_status cad_transaction_set_autoreverses(cad_engine *e, int32_t on);
+CAD_API cad_status cad_transaction_set_autoreverses(cad_engine *e, int32_t on);
 
 /*
  * Cadence (UIKit's usingSpringWithDamping:initialSpringVelocity:): implicit
  * animations become springs that settle exactly at the transaction's duration.
  */
-cad_status cad_transaction_set_spring(cad_engine *e, double damping_ratio, double initial_velocity);
+CAD_API cad_status cad_transaction_set_spring(cad_engine *e, double damping_ratio, double initial_velocity);
 
 /*
  * Cadence (UIKit's addKeyframe(withRelativeStartTime:relativeDuration:)):
@@ -674,13 +689,13 @@ cad_status cad_transaction_set_spring(cad_engine *e, double damping_ratio, doubl
  * to the new one over [start, start + duration] of the block's duration;
  * values hold between windows. Close the window with `cad_transaction_commit`.
  */
-cad_status cad_transaction_begin_keyframe(cad_engine *e, double relative_start, double relative_duration);
+CAD_API cad_status cad_transaction_begin_keyframe(cad_engine *e, double relative_start, double relative_duration);
 
 /*
  * Writes the render list of `root`'s subtree into `out` (`cap` items):
  * depth-first, sublayers in order, hidden and not-yet-begun subtrees left out,
- * world matrices by SEMANTICS.md §2.2, transitions as a clip container with
- * their two pictures (§8). `*n_out` = items written, or with `cap` too small
+ * world matrices by SEMANTICS.md sec. 2.2, transitions as a clip container with
+ * their two pictures (sec. 8). `*n_out` = items written, or with `cap` too small
  * `CAD_ERR_BUFFER_TOO_SMALL` and the count needed (nothing written). Allocates
  * nothing once the scene is warm. With `cap` at least the number of live
  * layers (`cad_engine_layer_count`) plus the items of running transitions
@@ -688,7 +703,7 @@ cad_status cad_transaction_begin_keyframe(cad_engine *e, double relative_start, 
  * one walk; a smaller `cap` (a buffer sized exactly to `*n_out`) first counts
  * the subtree, about a tenth more per frame.
  */
-cad_status cad_engine_render_list(cad_engine *e, cad_layer root, cad_render_item *out, int32_t cap, int32_t *n_out);
+CAD_API cad_status cad_engine_render_list(cad_engine *e, cad_layer root, cad_render_item *out, int32_t cap, int32_t *n_out);
 
 /*
  * Presentation values of `keypath` for `n_layers` layers, row by row
@@ -698,13 +713,17 @@ cad_status cad_engine_render_list(cad_engine *e, cad_layer root, cad_render_item
  * handle fails the whole call (nothing written). `out` must not overlap
  * `layers` (as with memcpy).
  */
-cad_status cad_engine_sample(cad_engine *e, const cad_layer *layers, int32_t n_layers, const char *keypath, double *out, int32_t cap, int32_t *n_out);
+CAD_API cad_status cad_engine_sample(cad_engine *e, const cad_layer *layers, int32_t n_layers, const char *keypath, double *out, int32_t cap, int32_t *n_out);
 
-/* 1 when the library matches this header: same ABI version and struct sizes. */
+/*
+ * 1 when the library matches this header: same ABI version and struct sizes.
+ * (No casts: uint32_t and size_t are both unsigned, so the comparisons are
+ * clean under -Wsign-compare, -Wsign-conversion and C++'s -Wold-style-cast.)
+ */
 #define CAD_CHECK_LAYOUT() \
   (cad_abi_version() == CAD_ABI_VERSION && \
-   cad_sizeof_render_item() == (uint32_t)sizeof(cad_render_item) && \
-   cad_sizeof_event() == (uint32_t)sizeof(cad_event))
+   cad_sizeof_render_item() == sizeof(cad_render_item) && \
+   cad_sizeof_event() == sizeof(cad_event))
 
 #ifdef __cplusplus
 }  /* extern "C" */

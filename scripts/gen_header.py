@@ -4,7 +4,8 @@
 Reads Sources/CadenceABI/*.swift (a constrained Swift style, see the comment at
 the top of Types.swift) and writes:
 
-  include/cadence.h                    the C header (C99 / C++17 clean)
+  include/cadence.h                    the C header (C89..C2x / C++98..C++23 clean,
+                                       pure ASCII, every function marked CAD_API)
   include/cadence.json                 a machine-readable description (functions,
                                        enums, structs) for binding generators
   bindings/python/cadence/_abi.py      the Python binding's signature table
@@ -20,6 +21,7 @@ import json
 import pathlib
 import re
 import sys
+import unicodedata
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ABI = ROOT / "Sources" / "CadenceABI"
@@ -193,6 +195,57 @@ def comment(doc: list[str], indent: str = "") -> list[str]:
     return [f"{indent}/*"] + [f"{indent} * {d}" if d else f"{indent} *" for d in doc] + [f"{indent} */"]
 
 
+# The header is pure ASCII (MSVC without /utf-8 warns C4819 on other bytes in a
+# file without a BOM): the doc comments' typography is transliterated for the
+# header only; cadence.json and docs/api-reference.md keep the original text.
+ASCII_REPLACEMENTS = [
+    (re.compile("\u00a7\u00a7\\s*"), "sections "),   # section signs
+    (re.compile("\u00a7\\s*"), "sec. "),
+    (re.compile("\u2013"), "-"),                 # en dash
+    (re.compile("\u2014"), "--"),                # em dash
+    (re.compile("\u2212"), "-"),                 # minus sign
+    (re.compile("\u00d7"), "x"),                 # multiplication sign
+    (re.compile("\u2264"), "<="),
+    (re.compile("\u2265"), ">="),
+    (re.compile("\u2260"), "!="),
+    (re.compile("\u2248"), "~="),
+    (re.compile("\u00b1"), "+/-"),
+    (re.compile("\u2192"), "->"),
+    (re.compile("\u2190"), "<-"),
+    (re.compile("\u21d2"), "=>"),
+    (re.compile("\u2026"), "..."),
+    (re.compile("[\u2018\u2019]"), "'"),
+    (re.compile("[\u201c\u201d]"), '"'),
+    (re.compile("[\u00a0\u2009\u202f]"), " "),  # no-break and thin spaces
+    (re.compile("[\u00b7\u2022]"), "*"),
+    (re.compile("\u00b0"), " deg"),
+    (re.compile("[\u00b5\u03bc]"), "u"),
+    (re.compile("\u00b2"), "^2"),
+    (re.compile("\u00b3"), "^3"),
+    (re.compile("\u00bd"), "1/2"),
+    (re.compile("\u221e"), "inf"),
+    (re.compile("\u03c0"), "pi"),
+    (re.compile("\u03b8"), "theta"),
+    (re.compile("\u03c9"), "omega"),
+    (re.compile("\u03b6"), "zeta"),
+]
+
+
+def ascii_only(text: str, what: str) -> str:
+    """Transliterates `text` to ASCII; fails on a character it has no spelling for."""
+    for pattern, repl in ASCII_REPLACEMENTS:
+        text = pattern.sub(repl, text)
+    # accented letters (e with acute -> e): drop the combining marks
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    for n, line in enumerate(text.splitlines(), 1):
+        bad = sorted({c for c in line if ord(c) > 127})
+        if bad:
+            names = ", ".join(f"{c!r} (U+{ord(c):04X} {unicodedata.name(c, '?')})" for c in bad)
+            raise SystemExit(f"gen_header: {what}:{n}: no ASCII spelling for {names}; "
+                             "add one to ASCII_REPLACEMENTS in scripts/gen_header.py")
+    return text
+
+
 def collect() -> list[tuple[str, list[Decl]]]:
     return [(f, parse_file(ABI / f)) for f in FILES]
 
@@ -220,6 +273,21 @@ def header(files, ver) -> str:
         "#define CADENCE_H",
         "",
         "#include <stdint.h>",
+        "",
+        "/*",
+        " * CAD_API marks every function declaration. By default it gives them default",
+        " * visibility on GCC and clang, so that a host may include this header under",
+        " * `#pragma GCC visibility push(hidden)` (or build with -fvisibility=hidden)",
+        " * and still bind to libcadence.so. Define CAD_API before including the",
+        " * header to replace it (for example with nothing).",
+        " */",
+        "#ifndef CAD_API",
+        "#if defined(__GNUC__) && !defined(_WIN32) && !defined(__CYGWIN__)",
+        '#define CAD_API __attribute__((visibility("default")))',
+        "#else",
+        "#define CAD_API",
+        "#endif",
+        "#endif",
         "",
         f"#define CAD_VERSION_MAJOR {ver['major']}",
         f"#define CAD_VERSION_MINOR {ver['minor']}",
@@ -281,13 +349,17 @@ def header(files, ver) -> str:
                 params = ", ".join(ps) if ps else "void"
                 ret = c_type(d.ret)
                 sp = "" if ret.endswith("*") else " "
-                out += comment(d.doc) + [f"{ret}{sp}{d.name}({params});", ""]
+                out += comment(d.doc) + [f"CAD_API {ret}{sp}{d.name}({params});", ""]
     out += [
-        "/* 1 when the library matches this header: same ABI version and struct sizes. */",
+        "/*",
+        " * 1 when the library matches this header: same ABI version and struct sizes.",
+        " * (No casts: uint32_t and size_t are both unsigned, so the comparisons are",
+        " * clean under -Wsign-compare, -Wsign-conversion and C++'s -Wold-style-cast.)",
+        " */",
         "#define CAD_CHECK_LAYOUT() \\",
         "  (cad_abi_version() == CAD_ABI_VERSION && \\",
-        "   cad_sizeof_render_item() == (uint32_t)sizeof(cad_render_item) && \\",
-        "   cad_sizeof_event() == (uint32_t)sizeof(cad_event))",
+        "   cad_sizeof_render_item() == sizeof(cad_render_item) && \\",
+        "   cad_sizeof_event() == sizeof(cad_event))",
         "",
         "#ifdef __cplusplus",
         "}  /* extern \"C\" */",
@@ -299,7 +371,7 @@ def header(files, ver) -> str:
     # collapse runs of blank lines
     text = "\n".join(out)
     text = re.sub(r"\n{3,}", "\n\n", text)
-    return text
+    return ascii_only(text, "include/cadence.h")
 
 
 CTYPES = {

@@ -8,14 +8,20 @@
 #   LIBDIR/cmake/Cadence/CadenceConfig.cmake  for CMake's find_package(Cadence)
 #   LIBDIR/cmake/Cadence/CadenceConfigVersion.cmake
 #
-# The pkg-config and CMake files are made from the templates in bindings/c/
-# with the chosen paths substituted. Running it again with the same arguments
-# changes nothing (files whose content is unchanged are left alone). DESTDIR,
-# if set, is prepended to every destination (for staged packaging) but not
-# written into the generated files.
+# The pkg-config and CMake files are made from the templates in bindings/c/.
+# The CMake package is relocatable: it finds the library and the header
+# relative to its own directory, so the installed tree may be moved or copied
+# (only an --includedir or --libdir outside the prefix is written in as an
+# absolute path). cadence.pc names the prefix but writes libdir and includedir
+# relative to ${prefix}, for `pkg-config --define-prefix`. The installed
+# library is a stripped copy (strip --strip-unneeded: no debug info or
+# symbol table; the exported cad_* functions are unchanged).
+# Running it again with the same arguments changes nothing (files whose
+# content is unchanged are left alone). DESTDIR, if set, is prepended to every
+# destination (for staged packaging) but not written into the generated files.
 #
 # Usage: scripts/install.sh [--prefix DIR] [--libdir DIR] [--includedir DIR]
-#                           [--lib PATH] [--header PATH] [--quiet]
+#                           [--lib PATH] [--header PATH] [--no-strip] [--quiet]
 #   --prefix DIR      installation prefix (default /usr/local)
 #   --libdir DIR      library directory, absolute or relative to the prefix
 #                     (default lib; e.g. lib64 or lib/x86_64-linux-gnu)
@@ -23,7 +29,12 @@
 #   --lib PATH        the libcadence.so to install (default: the repository's
 #                     .build/release/libcadence.so, from `swift build -c release`)
 #   --header PATH     the cadence.h to install (default: the repository's include/cadence.h)
+#   --no-strip        install the library as built, with its debug info
+#                     (also: CADENCE_NO_STRIP=1 in the environment)
 #   --quiet           print nothing on success
+# Environment: DESTDIR (staging root), CADENCE_NO_STRIP=1 (as --no-strip),
+#   STRIP (the strip program, default strip; without one the library is
+#   installed unstripped).
 set -eu
 
 script_dir=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
@@ -36,6 +47,11 @@ includedir=include
 lib="$repo/.build/release/libcadence.so"
 header="$repo/include/cadence.h"
 quiet=0
+strip_lib=1
+case "${CADENCE_NO_STRIP:-}" in
+  ''|0) ;;
+  *) strip_lib=0 ;;
+esac
 
 usage() {
   sed -n '/^# Usage:/,/^set -eu/p' "$0" | sed -e '/^set -eu/d' -e 's/^# \{0,1\}//'
@@ -62,6 +78,7 @@ while [ $# -gt 0 ]; do
     --lib=*) lib=${1#*=}; shift ;;
     --header) need_arg "$@"; header=$2; shift 2 ;;
     --header=*) header=${1#*=}; shift ;;
+    --no-strip) strip_lib=0; shift ;;
     --quiet|-q) quiet=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown argument: $1" ;;
@@ -72,14 +89,37 @@ say() {
   [ "$quiet" -eq 1 ] || echo "$@"
 }
 
-# absolute, without trailing slashes
+# absolute and lexically normal: no trailing, repeated or "." components, ".." resolved
 absolute() {
   case "$1" in
     /*) p=$1 ;;
     *) p="$(pwd)/$1" ;;
   esac
-  while [ "${#p}" -gt 1 ] && [ "${p%/}" != "$p" ]; do p=${p%/}; done
-  printf '%s' "$p"
+  out=""
+  old_ifs=$IFS
+  IFS=/
+  set -f
+  for c in $p; do
+    case "$c" in
+      ''|.) ;;
+      ..) out=${out%/*} ;;
+      *) out="$out/$c" ;;
+    esac
+  done
+  set +f
+  IFS=$old_ifs
+  printf '%s' "${out:-/}"
+}
+
+# relative_to_prefix DIR: DIR relative to the prefix ("." for the prefix
+# itself); fails when DIR is not under the prefix
+relative_to_prefix() {
+  [ "$1" != "$prefix" ] || { printf '.'; return 0; }
+  case "$prefix" in /) base="" ;; *) base=$prefix ;; esac
+  case "$1" in
+    "$base"/*) printf '%s' "${1#"$base"/}" ;;
+    *) return 1 ;;
+  esac
 }
 
 prefix=$(absolute "$prefix")
@@ -97,16 +137,57 @@ done
 version=$(sed -n 's/^#define CAD_VERSION_STRING "\([^"]*\)".*/\1/p' "$header")
 [ -n "$version" ] || die "could not read CAD_VERSION_STRING from $header"
 
+# a path for the inside of a CMake quoted argument
+cmake_quote() {
+  printf '%s' "$1" | sed -e 's/[\\"$]/\\&/g'
+}
+
 # pkg-config paths relative to ${prefix} when they are under it (so that
 # `pkg-config --define-prefix` can relocate the install)
-case "$libdir" in
-  "$prefix"/*) pc_libdir="\${prefix}/${libdir#"$prefix"/}" ;;
-  *) pc_libdir=$libdir ;;
-esac
-case "$includedir" in
-  "$prefix"/*) pc_includedir="\${prefix}/${includedir#"$prefix"/}" ;;
-  *) pc_includedir=$includedir ;;
-esac
+pc_path() {
+  case "$prefix:$2" in
+    /:*) printf '%s' "$1" ;;   # prefix=/ : no "${prefix}/lib" = "//lib"
+    *:.) printf '%s' '${prefix}' ;;
+    *) printf '%s' "\${prefix}/$2" ;;
+  esac
+}
+if rel_libdir=$(relative_to_prefix "$libdir"); then
+  pc_libdir=$(pc_path "$libdir" "$rel_libdir")
+else
+  rel_libdir=""
+  pc_libdir=$libdir
+fi
+if rel_includedir=$(relative_to_prefix "$includedir"); then
+  pc_includedir=$(pc_path "$includedir" "$rel_includedir")
+else
+  rel_includedir=""
+  pc_includedir=$includedir
+fi
+
+# CMake paths relative to the config file's directory, LIBDIR/cmake/Cadence:
+# the library is always two levels up; the prefix is reached by going up
+# through LIBDIR when LIBDIR is under it (otherwise it is written in); the
+# header directory is PREFIX/INCLUDEDIR when under the prefix, else absolute.
+if [ -n "$rel_libdir" ]; then
+  cmake_prefix='${CMAKE_CURRENT_LIST_DIR}/../..'
+  if [ "$rel_libdir" != . ]; then
+    rest=$rel_libdir
+    while [ -n "$rest" ]; do
+      cmake_prefix="$cmake_prefix/.."
+      case "$rest" in */*) rest=${rest#*/} ;; *) rest="" ;; esac
+    done
+  fi
+else
+  cmake_prefix=$(cmake_quote "$prefix")
+fi
+if [ -n "$rel_includedir" ]; then
+  case "$rel_includedir" in
+    .) cmake_includedir='${Cadence_PREFIX}' ;;
+    *) cmake_includedir="\${Cadence_PREFIX}/$(cmake_quote "$rel_includedir")" ;;
+  esac
+else
+  cmake_includedir=$(cmake_quote "$includedir")
+fi
 
 # escape a value for the right-hand side of a sed s||| command
 sed_escape() {
@@ -119,6 +200,8 @@ substitute() {
       -e "s|@INCLUDEDIR@|$(sed_escape "$includedir")|g" \
       -e "s|@PC_LIBDIR@|$(sed_escape "$pc_libdir")|g" \
       -e "s|@PC_INCLUDEDIR@|$(sed_escape "$pc_includedir")|g" \
+      -e "s|@CMAKE_PREFIX@|$(sed_escape "$cmake_prefix")|g" \
+      -e "s|@CMAKE_INCLUDEDIR@|$(sed_escape "$cmake_includedir")|g" \
       -e "s|@VERSION@|$(sed_escape "$version")|g" \
       "$1"
 }
@@ -142,8 +225,29 @@ put_file() {
   fi
 }
 
+# the library to install: a stripped copy unless --no-strip / CADENCE_NO_STRIP=1
+install_lib=$lib
+strip_note="not stripped: --no-strip or CADENCE_NO_STRIP"
+if [ "$strip_lib" -eq 1 ]; then
+  strip_prog=${STRIP:-strip}
+  if command -v "$strip_prog" >/dev/null 2>&1; then
+    cp "$lib" "$work/libcadence.so"
+    if "$strip_prog" --strip-unneeded "$work/libcadence.so" 2>"$work/strip.log"; then
+      install_lib="$work/libcadence.so"
+      strip_note="stripped with $strip_prog --strip-unneeded: $(wc -c < "$lib" | tr -d ' ') -> $(wc -c < "$install_lib" | tr -d ' ') bytes; --no-strip keeps the debug info"
+    else
+      strip_msg=$(head -n 1 "$work/strip.log")
+      echo "install.sh: warning: '$strip_prog --strip-unneeded' failed, installing the library unstripped${strip_msg:+: $strip_msg}" >&2
+      strip_note="not stripped: $strip_prog failed"
+    fi
+  else
+    strip_note="not stripped: no '$strip_prog' found (set STRIP=...)"
+  fi
+fi
+
 say "Installing Cadence $version into $dest$prefix"
-put_file "$lib" "$dest$libdir/libcadence.so" 0755
+put_file "$install_lib" "$dest$libdir/libcadence.so" 0755
+say "             ($strip_note)"
 put_file "$header" "$dest$includedir/cadence.h" 0644
 
 substitute "$templates/cadence.pc.in" > "$work/cadence.pc"
@@ -161,4 +265,13 @@ fi
 say "Done. Build a host with:"
 say "  cc host.c \$(PKG_CONFIG_PATH=$libdir/pkgconfig pkg-config --cflags --libs cadence) -Wl,-rpath,$libdir"
 say "  or in CMake: find_package(Cadence REQUIRED) + target_link_libraries(host Cadence::cadence)"
-say "              (with -DCMAKE_PREFIX_PATH=$prefix if the prefix is not searched by default)"
+if [ "$libdir" = "$prefix/lib" ]; then
+  say "              (with -DCMAKE_PREFIX_PATH=$prefix if the prefix is not searched by default,"
+  say "              or -DCadence_DIR=$libdir/cmake/Cadence)"
+else
+  # CMake's prefix search looks in PREFIX/lib, PREFIX/lib/<arch> and share, and
+  # in lib64 only where the platform says so (not on Debian and Ubuntu)
+  say "              configured with -DCadence_DIR=$libdir/cmake/Cadence"
+  say "              (-DCMAKE_PREFIX_PATH=$prefix finds it only where CMake searches"
+  say "              $libdir: not lib64 on Debian and Ubuntu)"
+fi
