@@ -203,7 +203,9 @@ extension Engine {
                     throw .invalidArgument("keyframes: \(Engine.describe(error))")
                 }
                 var curves: [TimingCurve] = []
-                if let sc = spec.segmentCurves {
+                // Paced modes ignore per-segment timing functions (§7), whatever their count.
+                let paced = spec.calculationMode == .paced || spec.calculationMode == .cubicPaced
+                if let sc = spec.segmentCurves, !paced {
                     guard sc.count == max(n - 1, 0) || (spec.calculationMode == .discrete) else {
                         throw .invalidArgument("\(sc.count) segment timing functions given; \(n) values have \(max(n - 1, 0)) segments")
                     }

@@ -437,6 +437,14 @@ extension Engine {
         }
     }
 
+    /// Whether cumulative animations of the kind add up their cycles (§5.2):
+    /// numbers and matrices. Ids and booleans have no "end minus start": their
+    /// cycles repeat in place.
+    @inline(__always)
+    static func accumulates(_ interp: KeyPathTarget.Interpolation) -> Bool {
+        interp == .linear || interp == .matrix
+    }
+
     /// `delta` added `n` times (cumulative animations, §5.2).
     static func scaled(_ delta: ValueBuffer, _ n: Double, _ interp: KeyPathTarget.Interpolation) -> ValueBuffer {
         switch interp {
@@ -526,7 +534,7 @@ extension Engine {
             start = inst.value(i, 0, n); end = u
         }
         var v = interpolate(i, start, end, e, interp, fixedEnds: it.mode == .fromTo && inst.extras[i].fixedMatrixEnds)
-        if it.cumulative && iteration >= 1 {
+        if it.cumulative && iteration >= 1 && Engine.accumulates(interp) {
             let cycleEndValue = cycleEnd == 1 ? end
                 : interpolate(i, start, end, cycleEnd, interp, fixedEnds: it.mode == .fromTo && inst.extras[i].fixedMatrixEnds)
             let delta = Engine.delta(from: start, to: cycleEndValue, interp)
@@ -720,7 +728,7 @@ extension Engine {
                 let b = j + 1 < count && !kf.discrete ? kf.value(j + 1, n) : a
                 v = interpolate(i, a, b, local, interp, fixedEnds: false)
             }
-            if it.cumulative && iteration >= 1 && count > 1 {
+            if it.cumulative && iteration >= 1 && count > 1 && Engine.accumulates(interp) {
                 let delta = Engine.delta(from: kf.value(kf.track.cycleStartKey, n), to: kf.value(count - 1, n), interp)
                 v = Engine.add(v, Engine.scaled(delta, iteration, interp), interp)
             }

@@ -664,3 +664,57 @@ struct AnimationKindTests {
         try kf.setValues([1, 2], count: 2, components: 1)
     }
 }
+
+/// Keyframe details found by a keyframe audit (each fails on the code before its fix).
+@Suite("Keyframes: cumulative ids and paced segment timing (SEMANTICS.md §5.2, §7)")
+struct KeyframeAuditTests {
+    /// §5.2's "end value minus start" has no meaning for opaque ids (§5.1: they
+    /// switch discretely; additive ids replace): a cumulative animation of
+    /// `contents` repeats its cycle in place. It showed id 0 from cycle 2 on.
+    @Test("a cumulative animation of contents repeats in place")
+    func cumulativeContentsRepeatsInPlace() throws {
+        var r = Rig()
+        let l = r.layer(["contents": [7]])
+        r.tick(0)
+        var kf = try AnimationSpec(kind: .keyframe, keyPath: "contents")
+        try kf.setValues([11, 22, 33], count: 3, components: 1)
+        try kf.setCalculationMode(.discrete)
+        kf.timing.duration = 1
+        kf.timing.repeatCount = 3
+        kf.timing.fillMode = .forwards
+        kf.removedOnCompletion = false
+        try kf.setCumulative(true)
+        r.add(l, kf, key: "kf")
+        let l2 = r.layer(["contents": [7]])
+        r.add(l2, r.basic("contents", from: [11], to: [33], duration: 1) { s throws(CadenceError) in
+            s.timing.repeatCount = 3
+            s.timing.fillMode = .forwards
+            s.removedOnCompletion = false
+            try s.setCumulative(true)
+        }, key: "b")
+        // discrete, 3 values without keyTimes: 11 on [0, 1/3), 22 on [1/3, 2/3), 33 after.
+        for (t, kfID, basicID) in [(0.5, 22, 11), (0.9, 33, 11), (1.5, 22, 11), (2.9, 33, 11), (3.5, 33, 33)] as [(Double, UInt64, UInt64)] {
+            r.tick(t)
+            #expect(try r.e.presentationContents(layer: l) == kfID, "keyframe at \(t)")
+            #expect(try r.e.presentationContents(layer: l2) == basicID, "basic at \(t)")
+        }
+    }
+
+    /// §7: paced and cubicPaced ignore per-segment timing functions, so their count
+    /// is not checked (as for keyTimes in those modes); it was refused for values.
+    @Test("paced modes accept any number of segment timing functions", arguments: [CalculationMode.paced, .cubicPaced])
+    func pacedIgnoresSegmentCount(mode: CalculationMode) throws {
+        var r = Rig()
+        let l = r.layer()
+        r.tick(0)
+        var kf = try AnimationSpec(kind: .keyframe, keyPath: "opacity")
+        try kf.setValues([0, 0.5, 1], count: 3, components: 1)
+        try kf.setCalculationMode(mode)
+        try kf.setSegmentCurves([.linear])        // 1 curve for 2 segments
+        kf.timing.duration = 1
+        do { try r.e.addAnimation(layer: l, spec: kf, key: "kf") } catch { Issue.record("refused: \(error.message)"); return }
+        r.tick(0.25)
+        // Paced over equal steps (0.5 and 0.5): constant speed, 0.25 at a quarter.
+        #expect(near(r.pres1(l, "opacity"), 0.25, 1e-9))
+    }
+}
