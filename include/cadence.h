@@ -402,7 +402,7 @@ CAD_API cad_status cad_layer_set_actions_enabled(cad_engine *e, cad_layer l, int
  * Sets the action for `key`: animation `a` (copied now and each time it runs)
  * or, with `a` = 0, the "no action" marker. `key` is the animatable key path
  * whose changes run it ("position", "position.x", "contents", ...):
- * `CAD_ERR_UNKNOWN_KEYPATH` for an unknown one, `CAD_ERR_INVALID_ARGUMENT` for
+ * `CAD_ERR_UNKNOWN_KEYPATH` for an unknown (or empty) one, `CAD_ERR_INVALID_ARGUMENT` for
  * a key path no action runs for (not animatable, or "frame").
  */
 CAD_API cad_status cad_layer_set_action(cad_engine *e, cad_layer l, const char *key, cad_anim a);

@@ -121,7 +121,7 @@ import CadenceCore
 /// Sets the action for `key`: animation `a` (copied now and each time it runs)
 /// or, with `a` = 0, the "no action" marker. `key` is the animatable key path
 /// whose changes run it ("position", "position.x", "contents", ...):
-/// `CAD_ERR_UNKNOWN_KEYPATH` for an unknown one, `CAD_ERR_INVALID_ARGUMENT` for
+/// `CAD_ERR_UNKNOWN_KEYPATH` for an unknown (or empty) one, `CAD_ERR_INVALID_ARGUMENT` for
 /// a key path no action runs for (not animatable, or "frame").
 @c public func cad_layer_set_action(_ e: OpaquePointer?, _ l: cad_layer, _ key: UnsafePointer<CChar>?, _ a: cad_anim) -> cad_status {
     withEngine(e, "cad_layer_set_action") { (en: inout Engine) throws(CadenceError) in

@@ -437,7 +437,6 @@ extension Engine {
     /// must be an animatable key path: a misspelt key would be an action (or a "no
     /// action" marker) that never runs, a silent no-op §2 rules out.
     static func checkActionKey(_ key: String) throws(CadenceError) {
-        guard !key.isEmpty else { throw .invalidArgument("key must be a non-empty string") }
         guard let t = KeyPathTarget.lookup(key) else {
             throw CadenceError(.unknownKeyPath, "unknown key path \"\(key.prefix(80))\" (actions are looked up by the key path of the change)")
         }

@@ -214,6 +214,13 @@ extension Engine {
         var block = tx.stack.count - 1
         while block >= 0 && tx.stack[block].keyframeWindow != nil { block -= 1 }
         if let k = tx.keyframeEntries.firstIndex(where: { $0.blockLevel == block && $0.layer == Int32(l) && $0.key == key }) {
+            // A second change of the key in the same window replaces the first:
+            // the window animates to the last value set (not to the first and then
+            // jumping to the last at its end).
+            if let last = tx.keyframeEntries[k].stops.last, last.start == w.start, last.duration == w.duration {
+                tx.keyframeEntries[k].stops[tx.keyframeEntries[k].stops.count - 1].value = value
+                return
+            }
             tx.keyframeEntries[k].stops.append((w.start, w.duration, value))
         } else {
             tx.keyframeEntries.append(KeyframeBlockEntry(layer: Int32(l), generation: layers[l].generation, target: t, key: key,

@@ -275,7 +275,7 @@ struct TransactionTests {
     @Test("set_action and clear_action take animatable key paths only", arguments: [
         ("positon", Status.unknownKeyPath), ("position.zz", .unknownKeyPath), ("Position", .unknownKeyPath),
         ("beginTime", .invalidArgument), ("masksToBounds", .invalidArgument), ("frame", .invalidArgument),
-        ("", .invalidArgument),
+        ("", .unknownKeyPath),               // as cad_layer_get of ""
     ])
     func actionKeysAreKeyPaths(key: String, status: Status) throws {
         var r = Rig(tick: 0)
@@ -476,5 +476,27 @@ struct TransactionTests {
         #expect(near(r.pres1(l, "position.x"), 100))
         r.tick(3)
         #expect(near(r.pres1(l, "position.x"), 50))
+    }
+
+    /// The last change of a key within one window wins, over the whole window (as
+    /// the last assignment in a UIKit keyframe): x = 0 -> 200 over [0, 1] s of a 2 s
+    /// linear block (found by a docs audit: the 0 -> 100 path ran and x jumped to 200
+    /// at the window's end).
+    @Test("keyframe block: two changes of one key in one window animate to the last")
+    func keyframeBlockSameWindowTwice() {
+        var r = Rig(tick: 0)
+        let l = settled(&r)
+        r.e.beginTransaction()
+        try! r.e.setTransactionDuration(2)
+        try! r.e.setTransactionCurve(.linear)
+        try! r.e.beginKeyframe(relativeStart: 0, relativeDuration: 0.5)
+        try! r.e.set(layer: l, "position.x", [100])
+        try! r.e.set(layer: l, "position.x", [200])
+        try! r.e.commitTransaction()
+        try! r.e.commitTransaction()
+        for (t, x) in [(0.5, 100.0), (0.9, 180), (0.99, 198), (1.0, 200), (1.5, 200)] {
+            r.tick(t)
+            #expect(near(r.pres1(l, "position.x"), x, 1e-9), "t = \(t): \(r.pres1(l, "position.x"))")
+        }
     }
 }
