@@ -679,6 +679,8 @@ CAD_API cad_status cad_transaction_set_autoreverses(cad_engine *e, int32_t on);
 /*
  * Cadence (UIKit's usingSpringWithDamping:initialSpringVelocity:): implicit
  * animations become springs that settle exactly at the transaction's duration.
+ * `CAD_ERR_INVALID_ARGUMENT` when no representable spring does (checked again
+ * by `cad_transaction_set_duration` while a spring is set).
  */
 CAD_API cad_status cad_transaction_set_spring(cad_engine *e, double damping_ratio, double initial_velocity);
 

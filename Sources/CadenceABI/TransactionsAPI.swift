@@ -78,6 +78,8 @@ import CadenceCore
 
 /// Cadence (UIKit's usingSpringWithDamping:initialSpringVelocity:): implicit
 /// animations become springs that settle exactly at the transaction's duration.
+/// `CAD_ERR_INVALID_ARGUMENT` when no representable spring does (checked again
+/// by `cad_transaction_set_duration` while a spring is set).
 @c public func cad_transaction_set_spring(_ e: OpaquePointer?, _ damping_ratio: Double, _ initial_velocity: Double) -> cad_status {
     withEngine(e, "cad_transaction_set_spring") { (en: inout Engine) throws(CadenceError) in
         try en.setTransactionSpring(dampingRatio: damping_ratio, initialVelocity: initial_velocity)

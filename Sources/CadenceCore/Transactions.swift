@@ -239,7 +239,19 @@ extension Engine {
     public func setTransactionDuration(_ d: Double) throws(CadenceError) {
         try requireFiniteNonNegative(d, "duration")
         let k = try requireOpenTransaction("the transaction duration")
+        if let s = tx.spring { try Engine.requireTransactionSpring(duration: d, s.ratio, s.velocity) }
         tx.stack[k].duration = d
+    }
+
+    /// The transaction spring is built from the duration when a value is set (UIKit's
+    /// spring settling at the block's duration): a combination no representable
+    /// spring satisfies is refused when it is made (duration or spring set), instead
+    /// of the changes silently animating as basic animations.
+    static func requireTransactionSpring(duration d: Double, _ ratio: Double, _ velocity: Double) throws(CadenceError) {
+        let duration = d > 0 ? d : 0.25
+        guard Spring.uikit(duration: duration, dampingRatio: ratio, initialVelocity: velocity) != nil else {
+            throw .invalidArgument("no representable spring settles in \(duration) s with damping ratio \(ratio) and initial velocity \(velocity)")
+        }
     }
 
     public func setTransactionCurve(_ c: TimingCurve) throws(CadenceError) {
@@ -281,6 +293,7 @@ extension Engine {
         }
         try requireFinite(initialVelocity, "initial_velocity")
         let k = try requireOpenTransaction("the transaction spring")
+        try Engine.requireTransactionSpring(duration: tx.duration, dampingRatio, initialVelocity)
         tx.stack[k].springDampingRatio = dampingRatio
         tx.stack[k].springVelocity = initialVelocity
     }

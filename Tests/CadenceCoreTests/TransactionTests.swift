@@ -478,6 +478,28 @@ struct TransactionTests {
         #expect(near(r.pres1(l, "position.x"), 50))
     }
 
+    /// A transaction spring is UIKit's spring settling at the transaction's duration:
+    /// a combination no representable spring satisfies is refused when it is made
+    /// (found by a springs audit: the changes silently ran as basic animations).
+    @Test("a transaction spring that cannot settle at the duration is refused")
+    func transactionSpringMustExist() {
+        var r = Rig(tick: 0)
+        let l = settled(&r)
+        r.e.beginTransaction()
+        for (ratio, v) in [(1e-300, 0.0), (0.5, 1e300)] {
+            #expect(throws: CadenceError.self, "ratio \(ratio), velocity \(v)") {
+                try r.e.setTransactionSpring(dampingRatio: ratio, initialVelocity: v)
+            }
+        }
+        try! r.e.setTransactionSpring(dampingRatio: 0.5, initialVelocity: 0)
+        #expect(throws: CadenceError.self) { try r.e.setTransactionDuration(1e-300) }
+        // Nothing was changed by the refusals: 0.5 over the default 0.25 s, a spring.
+        try! r.e.set(layer: l, "opacity", [0.3])
+        try! r.e.commitTransaction()
+        let spec = try! r.e.animationSpec(try! r.e.animation(layer: l, key: "opacity"))
+        #expect(spec.kind == .spring)
+    }
+
     /// The last change of a key within one window wins, over the whole window (as
     /// the last assignment in a UIKit keyframe): x = 0 -> 200 over [0, 1] s of a 2 s
     /// linear block (found by a docs audit: the 0 -> 100 path ran and x jumped to 200

@@ -768,7 +768,11 @@ class Animation:
     def _follow_settling_duration(self) -> None:
         """Sets the duration to the settling duration and keeps it so when the spring
         parameters change (the ``_auto_duration`` mark, dropped by an explicit duration)."""
-        self.duration = self.settling_duration
+        settle = self.settling_duration
+        # An undamped spring never settles (inf): it keeps the duration it has
+        # (0: the default 0.25 s), as a C host's spring would.
+        if math.isfinite(settle):
+            self.duration = settle
         self._values["_auto_duration"] = True
 
     def set_spring_perceptual(self, duration: float, bounce: float = 0.0) -> None:

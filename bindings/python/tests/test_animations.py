@@ -392,3 +392,15 @@ def test_transition_validation(engine):
     t = Animation.transition(engine, cadence.TransitionType.PUSH, cadence.TransitionSubtype.FROM_TOP)
     assert t.transition_type is cadence.TransitionType.PUSH
     assert t.transition_subtype is cadence.TransitionSubtype.FROM_TOP
+
+
+def test_undamped_spring_keeps_a_finite_duration(engine, layer):
+    # damping 0 is valid (C accepts damping >= 0); it never settles, so the duration
+    # cannot follow the settling duration (found by a springs audit: the constructor
+    # raised "duration must be finite" for a duration the caller never gave).
+    a = Animation.spring(engine, "opacity", from_=0, to=1, damping=0)
+    assert a.settling_duration == float("inf")
+    assert a.duration == 0          # the default: the animation lasts 0.25 s
+    layer.add_animation(a, "s")
+    engine.tick(0.25)
+    assert [e.kind for e in engine.poll_events()] == [EventKind.START, EventKind.STOP]
