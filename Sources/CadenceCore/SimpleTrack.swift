@@ -66,6 +66,12 @@ extension Engine {
         if let i = wantSimple {
             removeFromAnimatedLayers(l)
             let entry = makeSimpleEntry(l, i)
+            // The entry writes only its components (position.x): the rest of the
+            // property must be the model's, which the presentation may not hold
+            // when the layer joins the track (a sibling component set while the
+            // layer was evaluated by the general path, or not at all: an
+            // animation awaiting its commit). Every caller marks it dirty next.
+            resetFromModel(l, mask: entry.propBit)
             layers[l].animatesGeometry = entry.flags & SimpleAnim.geometry != 0
             simpleQuiet = false
             if layers[l].simple >= 0 {

@@ -70,6 +70,32 @@ struct CompositionTests {
         for (g, x) in zip(got, expected) { #expect(near(g, x, 1e-12), "\(property): got \(got), expected \(expected)") }
     }
 
+    /// §2: setting a sub-key changes only that component. A sibling component set
+    /// while a sub-key animation awaits its transaction's commit must show after the
+    /// commit, whether or not anything read the presentation in between (found by a
+    /// read-independence audit: y stayed 0 unless a read came between the set and
+    /// the commit).
+    @Test("a sibling component set before a sub-key animation commits shows", arguments: [false, true])
+    func siblingSetBeforeCommit(read: Bool) throws {
+        for (animKey, from, to, setKey, setValue, prop, expected) in [
+            ("position.x", [0.0], [10.0], "position.y", [6.0], "position", [1.0, 6.0]),
+            ("bounds.origin", [0.0, 0.0], [10.0, 10.0], "bounds.size", [20.0, 30.0], "bounds", [1.0, 1.0, 20.0, 30.0]),
+        ] as [(String, [Double], [Double], String, [Double], String, [Double])] {
+            var r = Rig()
+            let l = r.layer(["bounds": [0, 0, 80, 60]])
+            r.tick(1)
+            r.e.beginTransaction()
+            try r.e.setTransactionDisableActions(true)
+            r.add(l, r.basic(animKey, from: from, to: to, duration: 10), key: "k")
+            try r.e.set(layer: l, setKey, setValue)
+            if read { _ = r.pres(l, "opacity") }
+            try r.e.commitTransaction()
+            r.tick(2)   // the animation began at the commit (1): progress 0.1
+            let got = r.pres(l, prop)
+            for (g, x) in zip(got, expected) { #expect(near(g, x, 1e-12), "\(animKey) + \(setKey): got \(got), expected \(expected)") }
+        }
+    }
+
     /// §3.4: a beginTime of 0 is set to the layer's local time when the animation is
     /// added (at the outermost commit inside a transaction), and the attached copy
     /// carries it, as Core Animation's animationForKey: does: adding that copy to
