@@ -123,11 +123,14 @@ func fsat(_ x: Double) -> Float {
 /// double halves): the same result as clamping the doubles at ±FLT_MAX and
 /// rounding, since a double within range rounds within range, a double
 /// beyond ±FLT_MAX rounds to ±FLT_MAX or ±inf (both then ±FLT_MAX), and NaN
-/// stays NaN (then 0). Signed zeros pass through unchanged.
+/// stays NaN (then 0). Zeros come out as +0: the sign of a zero in a world
+/// matrix depends on the order of the products that made it (a full list and
+/// a subtree list reach a layer by different paths), and the list's bytes must
+/// not depend on which list ran before (x + 0 is x except that -0 becomes +0).
 @inline(__always)
 func sat4(_ v: SIMD4<Double>) -> SIMD4<Float> {
     let lim = SIMD4<Float>(repeating: .greatestFiniteMagnitude)
-    var x = SIMD4<Float>(v)
+    var x = SIMD4<Float>(v) + SIMD4<Float>(repeating: 0)
     x.replace(with: 0, where: x .!= x)
     x.replace(with: lim, where: x .> lim)
     x.replace(with: -lim, where: x .< -lim)

@@ -118,6 +118,39 @@ struct RenderListTests {
         #expect(try render(&r, root)[1].world.12 == 205)
     }
 
+    /// The list's bytes must not depend on which lists ran before: a zero in a world
+    /// matrix is +0 whatever path made it (found by a read-independence audit: after a
+    /// list rendered from a leaf under a -3.25 scale, m21, m31 and m32 of the leaf's
+    /// item in the full list turned from -0 to +0).
+    @Test("world zeros are +0, whichever list reached the layer first")
+    func worldZerosAreCanonical() throws {
+        func run(_ observer: Bool) throws -> [UInt32] {
+            var r = Rig()
+            let root = r.layer(["bounds": [0, 0, 71, 21]])
+            let a = r.layer(["bounds": [0, 15.5, 207, 191], "position": [143.5, -17.75]])
+            let b = r.layer(["bounds": [0, 0, 294, 56], "position": [-28.25, 0.5]])
+            let c = r.layer(["bounds": [0, 0, 284, 80], "position": [-18.25, 34.75]])
+            try r.e.addSublayer(root, a); try r.e.addSublayer(a, b); try r.e.addSublayer(b, c)
+            try r.e.set(layer: a, "transform.scale", [-3.25])
+            try r.e.set(layer: c, "speed", [0])
+            r.tick(2)
+            _ = try render(&r, root)
+            var last: [RenderItem] = []
+            for k in 0..<4 {
+                r.tick(3 + Double(k) * 0.1)
+                if observer && k == 2 { _ = try render(&r, c) }
+                last = try render(&r, root)
+            }
+            #expect(last.count == 4)
+            return last[3].worldElements.map(\.bitPattern)
+        }
+        let plain = try run(false), observed = try run(true)
+        #expect(plain == observed)
+        // Hand-worked: the leaf's world is S(-3.25) with translations below it, so the
+        // off-diagonal entries of the upper 3x3 are zero, and zeros are +0 (bit pattern 0).
+        for k in [1, 2, 4, 6, 8, 9] { #expect(plain[k] == 0, "element \(k): \(Float(bitPattern: plain[k]))") }
+    }
+
     @Test("an animated position reaches the render list")
     func animated() throws {
         var r = Rig()
