@@ -364,7 +364,7 @@ extension Engine {
         if spec.timing.beginTime == 0 && !inTx && delay == 0 { inst.extras[i].beginGlobal = now }
         // The attached copy carries its resolved beginTime (read back through
         // animationForKey and added elsewhere, it runs in step: Core Animation's copy).
-        if spec.timing.beginTime == 0 && !inTx { inst.specs[i]!.timing.beginTime = inst.items[i].timing.beginTime }
+        if spec.timing.beginTime == 0 && !inTx { inst.specs[i]?.timing.beginTime = inst.items[i].timing.beginTime }
 
         // Link at the end of the layer's list.
         let last = layerCold[l].lastAnim
