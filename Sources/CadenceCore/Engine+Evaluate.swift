@@ -488,7 +488,9 @@ extension Engine {
                 let a = inst.values[vb + k]
                 let b = inst.values[vb + c + k]
                 let v = lerp(a, b, e)
-                if !v.isNaN { pres[base + k] = settled(v, nan: v) }
+                // b − a overflowed: inf·0 at e = 0 is the start (`basicOverflowed`
+                // for from/to); NaN otherwise (NaN progress) keeps the underlying value.
+                if !v.isNaN { pres[base + k] = settled(v, nan: v) } else if e == 0 { pres[base + k] = a }
             }
             return
         }
@@ -501,9 +503,9 @@ extension Engine {
             let vb = i &* InstanceStore.valueStride
             let a = inst.values[vb], b = inst.values[vb &+ 1]
             if tb == Engine.transformBase {
-                Engine.writeScalar(lerp(a, b, e), comp, &acc.xf.comps)
+                Engine.writeLerp(a, b, e, comp, &acc.xf.comps)
             } else {
-                Engine.writeScalar(lerp(a, b, e), comp, &acc.sxf.comps)
+                Engine.writeLerp(a, b, e, comp, &acc.sxf.comps)
             }
             return
         }
@@ -571,20 +573,46 @@ extension Engine {
         case .none: start = load(0); end = u
         }
         var v = lerp(start, end, e)
-        if inst.items[i].cumulative && iteration >= 1 {
+        let cumulative = inst.items[i].cumulative && iteration >= 1
+        if cumulative {
             v += cycleEnd == 1 ? (end - start) * iteration : (lerp(start, end, cycleEnd) - start) * iteration
         }
-        if inst.items[i].additive { v += u }
+        let additive = inst.items[i].additive
+        if additive { v += u }
+        // A non-finite lane (an endpoint or end − start overflowed, or the
+        // result did) is recomputed from the endpoints, out of line. (x - x is
+        // 0 for a finite x, NaN otherwise; unused lanes are 0.)
+        if !all((v - v) .== SIMD4<Double>.zero) {
+            v = Engine.basicOverflowed4(v, start, end, e, n, cycles: cumulative ? iteration : 0, cycleEnd: cycleEnd,
+                                        additive: additive, u)
+        }
         write4(l, access, v, underlying: u, n, &acc)
     }
 
-    /// `write4` of one component: NaN keeps the underlying value (written back, as
-    /// `write4` does: for `scale` that sets all three scales to their mean), ±inf
-    /// saturates.
-    @inline(__always)
-    static func writeScalar(_ value: Double, _ comp: VirtualComponent, _ c: inout TransformComponents) {
+    /// `applyBasicSmall`'s value with its non-finite lanes recomputed by
+    /// `basicOverflowed` (plus the underlying value when additive); ±inf is
+    /// left to `write4` to saturate.
+    @inline(never)
+    static func basicOverflowed4(_ value: SIMD4<Double>, _ start: SIMD4<Double>, _ end: SIMD4<Double>, _ e: Double,
+                                 _ n: Int, cycles: Double, cycleEnd: Double, additive: Bool,
+                                 _ u: SIMD4<Double>) -> SIMD4<Double> {
         var v = value
-        if !v.isFinite { v = settled(v, nan: comp.read4(c).x) }
+        for k in 0..<min(n, 4) where !v[k].isFinite {
+            v[k] = basicOverflowed(start[k], end[k], e, cycles: cycles, cycleEnd: cycleEnd)
+            if additive { v[k] += u[k] }
+        }
+        return v
+    }
+
+    /// `write4` of one component, `lerp(a, b, e)`: a non-finite value is
+    /// recomputed by `basicOverflowed` (start at e = 0 when b − a overflows)
+    /// and saturates; NaN (NaN progress only) keeps the underlying value (written
+    /// back, as `write4` does: for `scale` that sets all three scales to their mean).
+    @inline(__always)
+    static func writeLerp(_ a: Double, _ b: Double, _ e: Double, _ comp: VirtualComponent, _ c: inout TransformComponents) {
+        var v = lerp(a, b, e)
+        // (`basicOverflowed` for from/to: inf·0 at e = 0 is the start.)
+        if !v.isFinite { v = settled(v.isNaN && e == 0 ? a : v, nan: comp.read4(c).x) }
         comp.write4(SIMD4(v, 0, 0, 0), into: &c)
     }
 

@@ -134,6 +134,13 @@ extension Engine {
               !it.additive, !it.cumulative, it.group < 0, it.prop >= 0, !it.awaitingCommit else { return nil }
         guard case let .block(off, c) = it.access, c <= 4,
               off < Engine.transformBase || off >= Engine.sublayerBase + 16 else { return nil }
+        // Endpoints whose difference overflows (from -1e308 to 1e308) take the
+        // general path, which shows `from` at progress 0 where the plain
+        // formula gives inf·0 (`basicOverflowed`). The track's loop only ever
+        // sees values that overflow with a finite difference (an overshooting
+        // timing function), which saturate; this keeps its cold branch small.
+        let vb = i &* InstanceStore.valueStride
+        for k in 0..<c where !(inst.values[vb &+ c &+ k] - inst.values[vb &+ k]).isFinite { return nil }
         return i
     }
 

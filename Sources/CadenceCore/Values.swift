@@ -151,3 +151,28 @@ func lerp(_ a: Double, _ b: Double, _ e: Double) -> Double {
 func lerp(_ a: SIMD4<Double>, _ b: SIMD4<Double>, _ e: Double) -> SIMD4<Double> {
     e == 1 ? b : a + (b - a) * e
 }
+
+/// One component of a basic animation, `start + (end − start)·e` plus
+/// `cycles` completed cumulative cycles of `(lerp(start, end, cycleEnd) −
+/// start)` each, recomputed where the plain arithmetic gave a non-finite value
+/// (the frame loop's cold path; finite results never come here, so their bits
+/// are the plain formula's). docs/decisions.md, "Interpolation": endpoints
+/// that overflowed (`to − by`, `from + by`, `underlying + by` beyond the
+/// largest double) saturate at ±DBL_MAX first, then the formula is evaluated
+/// literally; where it is undefined because `end − start` overflowed — times
+/// a progress of 0 (inf·0), or an overshooting progress and the cumulative
+/// term overflowing in opposite directions (inf − inf) — the value is
+/// `start + (end − start)·(e + cycles·cycleEnd)`, which is `start` when that
+/// total progress is 0. The result can be ±inf (the caller saturates it) and
+/// is NaN only for NaN inputs (the caller keeps the underlying value).
+@inline(never)
+func basicOverflowed(_ start: Double, _ end: Double, _ e: Double, cycles: Double = 0, cycleEnd: Double = 1) -> Double {
+    let a = settled(start, nan: start), b = settled(end, nan: end)
+    var v = e == 1 ? b : a + (b - a) * e
+    if cycles >= 1 { v += cycleEnd == 1 ? (b - a) * cycles : (lerp(a, b, cycleEnd) - a) * cycles }
+    if v.isNaN {
+        let t = e + cycles * cycleEnd
+        v = t == 0 ? a : a + (b - a) * t
+    }
+    return v
+}
