@@ -118,4 +118,74 @@ struct OverflowSaturationTests: PlainMatrices {
         r.tick(1)
         #expect(r.pres1(a, "position.x") == M)
     }
+
+    // MARK: D2, cubic keyframes near ±1e308
+
+    func cubicTrack(_ v: [Double], mode: CalculationMode = .cubic, tension: [Double]? = nil) -> KeyframeTrack {
+        try! KeyframeTrack(values: v, components: 1, keyTimes: nil, mode: mode, tension: tension, continuity: nil, bias: nil)
+    }
+
+    func value(_ t: KeyframeTrack, _ p: Double) -> Double {
+        let loc = t.locate(p)
+        var out = [0.0]
+        t.value(segment: loc.segment, local: loc.local, into: &out, at: 0)
+        return out[0]
+    }
+
+    /// Catmull-Rom through −1e308, 1e308 (ends duplicated): both tangents are
+    /// (1e308 − (−1e308))/2 = 1e308, representable although the difference is
+    /// not. Hermite at u: h00 p0 + h10 m0 + h01 p1 + h11 m1 with
+    /// u = 1/4: h00 = 0.84375, h10 = 0.140625, h01 = 0.15625, h11 = −0.046875:
+    /// (−0.84375 + 0.140625 + 0.15625 − 0.046875)·1e308 = −0.59375e308.
+    /// Through −1e308, 1e308, −1e308: tangents 1e308, 0 (½·2e308 + ½·(−2e308)),
+    /// −1e308; segment 0 at u = ½ (h = ½, ⅛, ½, −⅛): −½e308 + ⅛e308 + ½e308 = 1.25e307.
+    @Test("cubic tangents of values near ±1e308 are exact; the spline is finite")
+    func cubicTangentsNearTheLimit() {
+        let two = cubicTrack([-1e308, 1e308])
+        #expect(value(two, 0) == -1e308)
+        #expect(abs(value(two, 0.25) - -5.9375e307) <= 1e-15 * 1e308)
+        #expect(value(two, 0.5) == 0)
+        #expect(value(two, 1) == 1e308)
+        let three = cubicTrack([-1e308, 1e308, -1e308])
+        #expect(abs(value(three, 0.25) - 1.25e307) <= 1e-15 * 1e308)
+        #expect(value(three, 0.5) == 1e308)
+        #expect(value(three, 1) == -1e308)
+        // cubicPaced over them: the arc length overflows, so the keys are
+        // spaced evenly (the cubic curve above).
+        let paced = cubicTrack([-1e308, 1e308, -1e308], mode: .cubicPaced)
+        #expect(abs(value(paced, 0.25) - 1.25e307) <= 1e-15 * 1e308)
+        #expect(value(paced, 0.5) == 1e308)
+    }
+
+    /// A tangent beyond the largest double saturates: tension −3 gives weights
+    /// (1 − t)/2 = 2, so m0 = 2·0 + 2·2e308 = 4e308 → M. The curve still passes
+    /// through its keys (h10 = 0 there: 0·M = 0, where 0·inf was NaN).
+    @Test("a cubic tangent beyond the largest double saturates; keys are exact")
+    func cubicTangentSaturates() {
+        let t = cubicTrack([-1e308, 1e308], tension: [-3, -3])
+        #expect(value(t, 0) == -1e308)
+        #expect(value(t, 1) == 1e308)
+        #expect(value(t, 0.5).isFinite)
+    }
+
+    /// The frame loop's flat copy of a small cubic track (position, two
+    /// lanes): x through −1e308, 1e308, −1e308 as above; y through 0, 5, 10
+    /// (tangents 2.5, 5, 2.5): at u = ½ of segment 0, ⅛·2.5 + ½·5 − ⅛·5 = 2.1875.
+    @Test("cubic position keyframes near ±1e308 in the frame loop")
+    func cubicKeyframesInTheFrameLoop() {
+        var r = Rig()
+        let l = r.layer(["position": [7, 8]])
+        var s = try! AnimationSpec(kind: .keyframe, keyPath: "position")
+        try! s.setValues([-1e308, 0, 1e308, 5, -1e308, 10], count: 3, components: 2)
+        try! s.setCalculationMode(.cubic)
+        s.timing.duration = 1
+        r.add(l, s, key: "k")
+        r.tick(0)
+        #expect(r.pres(l, "position") == [-1e308, 0])
+        r.tick(0.25)
+        let p = r.pres(l, "position")
+        #expect(abs(p[0] - 1.25e307) <= 1e-15 * 1e308 && p[1] == 2.1875, "\(p)")
+        r.tick(0.5)
+        #expect(r.pres(l, "position") == [1e308, 5])
+    }
 }

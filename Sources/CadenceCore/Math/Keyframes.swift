@@ -467,13 +467,26 @@ struct HermiteSpline: Sendable, ArcLengthCurve {
             let inIn = (1 - t) * (1 + b) * (1 + c) / 2, inOut = (1 - t) * (1 - b) * (1 - c) / 2
             let previous = max(i - 1, 0), next = min(i + 1, n - 1)  // duplicated end points
             for k in 0..<d {
-                let deltaIn = values[i * d + k] - values[previous * d + k]
-                let deltaOut = values[next * d + k] - values[i * d + k]
-                if i < n - 1 { tangents[2 * (i * d + k)] = outIn * deltaIn + outOut * deltaOut }
-                if i > 0 { tangents[2 * ((i - 1) * d + k) + 1] = inIn * deltaIn + inOut * deltaOut }
+                let p = values[previous * d + k], v = values[i * d + k], q = values[next * d + k]
+                if i < n - 1 { tangents[2 * (i * d + k)] = HermiteSpline.tangent(p, v, q, outIn, outOut) }
+                if i > 0 { tangents[2 * ((i - 1) * d + k) + 1] = HermiteSpline.tangent(p, v, q, inIn, inOut) }
             }
         }
         self.tangents = tangents
+    }
+
+    /// `wIn·(v − p) + wOut·(q − v)`. Where that overflows on the way (values
+    /// near ±1e308: a difference beyond the largest double although the
+    /// tangent itself is not) it is computed at half scale, `2·(wIn·(v/2 − p/2)
+    /// + wOut·(q/2 − v/2))`: the same roundings, halving being exact for all
+    /// but subnormal values, and a tangent beyond the largest double
+    /// saturates at ±DBL_MAX (so that the Hermite form, which multiplies it by
+    /// 0 at the keys, stays finite). Finite results are the plain form's bits.
+    static func tangent(_ p: Double, _ v: Double, _ q: Double, _ wIn: Double, _ wOut: Double) -> Double {
+        let plain = wIn * (v - p) + wOut * (q - v)
+        if plain.isFinite { return plain }
+        let half = wIn * (v / 2 - p / 2) + wOut * (q / 2 - v / 2)
+        return settled(half * 2, nan: 0)
     }
 
     /// Cubic Hermite value of segment j at u (Hermite basis form: exact at u = 0, 1):
