@@ -357,7 +357,8 @@ extension Engine {
     static func add(_ a: ValueBuffer, _ b: ValueBuffer, _ interp: KeyPathTarget.Interpolation) -> ValueBuffer {
         switch interp {
         case .matrix:
-            return ValueBuffer(transform: a.transform * b.transform)
+            // (Products of matrices saturate, see `scaled`.)
+            return ValueBuffer(transform: Engine.product(a.transform, b.transform))
         case .hidden, .discreteBool:
             var r = a
             r[0] = (a[0] != 0 || b[0] != 0) ? 1 : 0
@@ -371,13 +372,22 @@ extension Engine {
         }
     }
 
+    /// `a * b`, saturated (`Transform3D.saturated`): the value arithmetic's
+    /// matrix products (additive, cumulative, from + by, to − by). Out of line:
+    /// inlined into the evaluator's large functions it changed what else the
+    /// optimizer inlined there.
+    @inline(never)
+    static func product(_ a: Transform3D, _ b: Transform3D) -> Transform3D {
+        (a * b).saturated
+    }
+
     /// `a - b` with `(a - b) + b = a` (for `to - by`). Transforms: `a * b⁻¹`.
     @inline(__always)
     static func subtract(_ a: ValueBuffer, _ b: ValueBuffer, _ interp: KeyPathTarget.Interpolation) -> ValueBuffer {
         switch interp {
         case .matrix:
             guard let inv = b.transform.inverted else { return a }
-            return ValueBuffer(transform: a.transform * inv)
+            return ValueBuffer(transform: Engine.product(a.transform, inv))
         case .linear:
             var r = a
             r.storage = a.storage - b.storage
@@ -394,7 +404,7 @@ extension Engine {
         switch interp {
         case .matrix:
             guard let inv = a.transform.inverted else { return ValueBuffer(transform: .identity) }
-            return ValueBuffer(transform: inv * b.transform)
+            return ValueBuffer(transform: Engine.product(inv, b.transform))
         case .linear:
             var r = b
             r.storage = b.storage - a.storage
@@ -454,14 +464,17 @@ extension Engine {
             return r
         case .matrix:
             // delta^n by repeated squaring (n is a whole number of cycles).
+            // Every product saturates (`Transform3D.saturated`): an element
+            // that overflowed stays ±DBL_MAX through the next products
+            // instead of making NaN of the zeros it meets (inf·0).
             var result = Transform3D.identity
-            var base = delta.transform
+            var base = delta.transform.saturated
             var k = n
             var guardSteps = 0
             while k >= 1 && guardSteps < 64 {
                 let half = (k / 2).rounded(.down)
-                if k - 2 * half >= 1 { result = result * base }
-                base = base * base
+                if k - 2 * half >= 1 { result = Engine.product(result, base) }
+                base = Engine.product(base, base)
                 k = half
                 guardSteps += 1
             }

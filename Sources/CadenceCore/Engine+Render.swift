@@ -125,10 +125,11 @@ extension Engine {
         var k = scratchChain.count - 1
         while k >= 0 {
             let x = Int(scratchChain[k])
-            w = localMatrix(x) * w
+            // Saturated per level, as the traversal hands worlds down (`renderList`).
+            w = (localMatrix(x) * w).saturated
             // As the full list draws it: a running transition moves the
             // layer's incoming picture, and with it the whole live subtree.
-            if let g = incomingPicture(x) { w = .translation(g.dx, g.dy, 0) * w }
+            if let g = incomingPicture(x) { w = (.translation(g.dx, g.dy, 0) * w).saturated }
             k -= 1
         }
         return w
@@ -351,6 +352,7 @@ extension Engine {
             | (ancestorsIncoming ? TraversalEntry.incoming : 0)
         if emitLayer(r, parentOut: -1, parentWorld: rootParentWorld, parentOpacity: rootParentOpacity,
                      flags: rootFlags, out: &out, n: &n, frame: &rootFrame) {
+            rootFrame.world = rootFrame.world.saturated
             frames.append(rootFrame)
         }
         // Depth-first: leaves never touch the frame stack.
@@ -378,6 +380,13 @@ extension Engine {
                     var saved = f
                     saved.next = Int32(k)
                     frames.append(saved)
+                    // The world handed to the sublayers saturates at ±DBL_MAX
+                    // (`Transform3D.saturated`, per level; a no-op unless an
+                    // element is not finite): an element that overflowed would
+                    // meet the sublayers' zeros as inf·0 = NaN, a collapsed
+                    // layer two levels further down. (The layer's own item is
+                    // the same either way: `sat4`.)
+                    child.world = child.world.saturated
                     frames.append(child)
                     continue outer
                 }
@@ -603,6 +612,7 @@ extension Engine {
             let w = renderWorld(l, parentWorld: parentWorld)
             // Handed to the sublayers now (frame is only read when this
             // returns true), so the double matrix is dead before the copy.
+            // (Saturated when the frame is pushed, `renderList`.)
             if hasChildren { frame.world = w }
             let a = sat4(w.r1), b = sat4(w.r2), c = sat4(w.r3), d = sat4(w.r4)
             let world = (a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, c.x, c.y, c.z, c.w, d.x, d.y, d.z, d.w)
@@ -654,7 +664,7 @@ extension Engine {
         if transitionShowing { recompute = true }
         var w = Transform3D.identity
         if recompute {
-            w = worldMatrix(l, parentWorld: parentWorld)
+            w = worldMatrix(l, parentWorld: parentWorld).saturated
             cacheWorld[l] = w.float16
             layers[l].geomDirty = false
             layers[l].worldStale = false
@@ -682,7 +692,7 @@ extension Engine {
                 emitOutgoing(t, parentOut: containerIndex, out: &out, n: &n)
             }
             itemParent = containerIndex
-            w = .translation(g.inX, g.inY, 0) * w
+            w = (.translation(g.inX, g.inY, 0) * w).saturated
             inAlpha = g.inAlpha
             wo = parentOpacity * ownOpacity * inAlpha
             extraFlags |= RenderItem.transitionIncoming
@@ -744,7 +754,7 @@ extension Engine {
                               flags: UInt8, out: inout MutableSpan<RenderItem>, n: inout Int) {
         let t = Int(layers[l].transition)
         guard inst.extras[t].transition?.visible == true else { return }
-        let w = worldMatrix(l, parentWorld: parentWorld)
+        let w = worldMatrix(l, parentWorld: parentWorld).saturated
         let extraFlags: Int32 = (flags & TraversalEntry.incoming != 0) ? RenderItem.transitionIncoming : 0
         let containerIndex = emitClipContainer(l, t, world: w, parentOut: parentOut, parentOpacity: parentOpacity,
                                                flags: extraFlags, out: &out, n: &n)
@@ -767,12 +777,12 @@ extension Engine {
             let w: Transform3D
             let wo: Double
             if s.parent < 0 {
-                w = .translation(g.outX, g.outY, 0) * tr.lastWorld
+                w = (.translation(g.outX, g.outY, 0) * tr.lastWorld).saturated
                 item.parent = parentOut
                 item.opacity = Float(Double(item.opacity) * g.outAlpha)
                 wo = tr.lastOpacity * Double(item.opacity)
             } else {
-                w = s.local * scratchWorlds[Int(s.parent)]
+                w = (s.local * scratchWorlds[Int(s.parent)]).saturated
                 item.parent = Int32(base) + s.parent
                 wo = scratchOpacity[Int(s.parent)] * Double(item.opacity)
             }

@@ -188,4 +188,99 @@ struct OverflowSaturationTests: PlainMatrices {
         r.tick(0.5)
         #expect(r.pres(l, "position") == [1e308, 5])
     }
+
+    // MARK: D3, cumulative whole-matrix animations
+
+    /// from I to S(2, 2, 2), cumulative, repeating: cycle i at e = ½ is
+    /// S(1.5)·S(2)^i (§5.2, transforms accumulate by concatenation). i = 1000:
+    /// 1.5·2^1000 = 1.607262910779401e301 on the diagonal; i = 1100: 1.5·2^1100
+    /// is beyond M, so the diagonal saturates at M; off-diagonal stays 0, m44 1.
+    @Test("a cumulative scale whose accumulated value overflows saturates")
+    func cumulativeScaleSaturates() {
+        var r = Rig()
+        let l = r.layer()
+        r.add(l, r.basic("transform", from: I, to: S(2, 2, 2), duration: 1) { s in
+            s.timing.repeatCount = .infinity
+            s.cumulative = true
+        }, key: "k")
+        r.tick(1000.5)
+        let d = 1.5 * 0x1p1000
+        #expect(r.pres(l, "transform") == S(d, d, d))
+        r.tick(1100.5)
+        #expect(r.pres(l, "transform") == S(M, M, M))
+    }
+
+    /// from I to T(1e308, 0, 0), cumulative: cycle 2 at e = ½ translates by
+    /// 0.5e308 + 2·1e308 = 2.5e308 → M.
+    @Test("a cumulative translation whose accumulated value overflows saturates")
+    func cumulativeTranslationSaturates() {
+        var r = Rig()
+        let l = r.layer()
+        r.add(l, r.basic("transform", from: I, to: T(1e308, 0, 0), duration: 1) { s in
+            s.timing.repeatCount = .infinity
+            s.cumulative = true
+        }, key: "k")
+        r.tick(2.5)
+        #expect(r.pres(l, "transform") == T(M, 0, 0))
+    }
+
+    // MARK: D4, world matrices of deep trees
+
+    func floats(_ it: RenderItem?) -> [Float] { it?.worldElements ?? [] }
+
+    /// A chain of four layers with transform.scale 1e300 (zero bounds, zero
+    /// positions: local = S(1e300)): world scale 1e300, 1e600, 1e900, 1e1200.
+    /// Every level beyond float range shows F on the diagonal, m44 = 1, zeros
+    /// elsewhere (the fourth used to be all zero: inf·0 = NaN two levels down).
+    /// A list rendered from the third layer gives the same bytes for it.
+    @Test("deep huge scales: every level saturates at FLT_MAX, in full and subtree lists")
+    func deepScalesSaturate() throws {
+        var r = Rig()
+        var ls: [UInt64] = []
+        for _ in 0..<4 {
+            let l = r.layer()
+            try r.e.set(layer: l, "transform.scale", [1e300])
+            if let p = ls.last { try r.e.addSublayer(p, l) }
+            ls.append(l)
+        }
+        r.tick(0)
+        let want: [Float] = [F, 0, 0, 0, 0, F, 0, 0, 0, 0, F, 0, 0, 0, 0, 1]
+        for _ in 0..<2 {   // the first list computes every world, the second reads cached ones
+            let items = try render(&r, ls[0])
+            #expect(items.count == 4)
+            for l in ls { #expect(floats(item(items, l)) == want) }
+        }
+        let sub = try render(&r, ls[2])
+        #expect(sub.count == 2)
+        for l in ls[2...] { #expect(floats(item(sub, l)) == want) }
+    }
+
+    /// An element whose value is undefined after saturation becomes 0 (as NaN
+    /// does in the render list), without spreading to the rest of the matrix.
+    /// W0 = R0 = rows (1e300, 1e300, 0, 0), e2, e3, e4.
+    /// W1 = S(1e300, 1e300, 1)·W0: r1 = (1e600, 1e600) → (M, M, 0, 0); r2 = (0, 1e300, 0, 0).
+    /// W2 = R2·W1, R2 r1 = (1e300, −1e300, 0, 0): r1 = (1e300·M, 1e300·M − 1e300·1e300)
+    /// = (inf, inf − inf) → (M, 0, 0, 0); r2 = (0, 1e300, 0, 0); r3, r4 = e3, e4.
+    /// W3 = S(1, 1, 2)·W2: r1 = (M, 0, 0, 0), r2 = (0, 1e300, 0, 0), r3 = (0, 0, 2, 0).
+    /// (The true m12 of W2 is about 1e900: "undefined" is the saturated
+    /// matrices' view, docs/decisions.md.)
+    @Test("an element undefined after saturation (inf − inf) is 0; the rest of the matrix survives")
+    func undefinedElementIsZero() throws {
+        var r = Rig()
+        let l0 = r.layer(), l1 = r.layer(), l2 = r.layer(), l3 = r.layer()
+        try r.e.set(layer: l0, "transform", [1e300, 1e300, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+        try r.e.set(layer: l1, "transform", S(1e300, 1e300, 1))
+        try r.e.set(layer: l2, "transform", [1e300, -1e300, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+        try r.e.set(layer: l3, "transform", S(1, 1, 2))
+        try r.e.addSublayer(l0, l1)
+        try r.e.addSublayer(l1, l2)
+        try r.e.addSublayer(l2, l3)
+        r.tick(0)
+        let items = try render(&r, l0)
+        #expect(floats(item(items, l1)) == [F, F, 0, 0, 0, F, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+        #expect(floats(item(items, l2)) == [F, 0, 0, 0, 0, F, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+        #expect(floats(item(items, l3)) == [F, 0, 0, 0, 0, F, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1])
+        let sub = try render(&r, l3)
+        #expect(floats(item(sub, l3)) == [F, 0, 0, 0, 0, F, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1])
+    }
 }

@@ -193,6 +193,32 @@ public struct Transform3D: Sendable, Equatable {
         return z == .zero
     }
 
+    /// The matrix with its non-finite elements replaced: ±inf by ±DBL_MAX and
+    /// NaN by 0. Products of huge matrices (world matrices of deep trees, the
+    /// powers of a cumulative animation) saturate after every product, so
+    /// that an overflowed element meets the next product's zeros as a finite
+    /// number (0·DBL_MAX = 0) rather than as inf (inf·0 = NaN). An element
+    /// whose value is undefined (inf − inf: two overflowing terms of opposite
+    /// sign) becomes 0, as NaN does in the render list (docs/decisions.md).
+    /// The same matrix when every element is finite.
+    @inline(__always)
+    public var saturated: Transform3D {
+        // One sum of the rows: any NaN or ±inf element makes a lane of it
+        // non-finite (so does a sum of huge finite elements that overflows,
+        // for which the slow path changes nothing).
+        let s = (r1 + r2) + (r3 + r4)
+        if s - s == .zero { return self }
+        return saturatedElements()
+    }
+
+    @inline(never)
+    func saturatedElements() -> Transform3D {
+        @inline(__always) func sat(_ v: SIMD4<Double>) -> SIMD4<Double> {
+            SIMD4(settled(v.x, nan: 0), settled(v.y, nan: 0), settled(v.z, nan: 0), settled(v.w, nan: 0))
+        }
+        return Transform3D(sat(r1), sat(r2), sat(r3), sat(r4))
+    }
+
     // MARK: Determinant and inverse
 
     /// The 2×2 sub-determinants shared by `determinant` and `inverted`.
