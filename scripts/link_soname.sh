@@ -14,6 +14,8 @@
 #       link directory holding LINKDIR/libcadence.so and LINKDIR/libcadence.so.1,
 #       both -> LIB (LIBDIR/libcadence.so, absolute). Hosts link with
 #       -L LINKDIR -lcadence -Wl,-rpath,LINKDIR.
+#   scripts/link_soname.sh --soname LIB
+#       Prints LIB's SONAME (nothing when it has none); for scripts/install.sh.
 #
 # The SONAME is read from the library itself (readelf -d, or objdump -p), so it
 # follows Package.swift; a library without one needs no .so.N link. Links that
@@ -25,8 +27,13 @@ die() {
   exit 1
 }
 
-[ $# -eq 1 ] || [ $# -eq 2 ] || die "usage: scripts/link_soname.sh LIBDIR | scripts/link_soname.sh LIBDIR|LIB LINKDIR"
-[ $# -eq 2 ] || [ -d "$1" ] || die "$1 is not a directory"
+print=0
+if [ "${1:-}" = --soname ]; then print=1; shift; fi
+case "$print$#" in
+  11|01|02) ;;
+  *) die "usage: scripts/link_soname.sh LIBDIR | LIBDIR|LIB LINKDIR | --soname LIB" ;;
+esac
+[ "$print$#" != 01 ] || [ -d "$1" ] || die "$1 is not a directory"
 
 if [ -d "$1" ]; then lib="$1/libcadence.so"; else lib=$1; fi
 [ -f "$lib" ] || die "no library at $lib"
@@ -47,6 +54,10 @@ link() {
 }
 
 case "$soname" in */*) die "the SONAME of $lib is a path: $soname" ;; esac
+if [ "$print" = 1 ]; then
+  [ -z "$soname" ] || printf '%s\n' "$soname"
+  exit 0
+fi
 
 if [ $# -eq 1 ]; then
   so="$1/$soname"
