@@ -4,6 +4,14 @@ import PackageDescription
 /// The exported symbols of libcadence.so: `cad_*` only (see Sources/CadenceABI/cadence.map).
 let versionScript = Context.packageDirectory + "/Sources/CadenceABI/cadence.map"
 
+/// DT_SONAME: libcadence.so.<CAD_ABI_VERSION>. The number changes only when the C ABI
+/// breaks (the package version is read at run time with cad_version). The one place
+/// this name is written: scripts/check_abi.py checks it against include/cadence.h, and
+/// the scripts read it back from the built library (scripts/link_soname.sh).
+/// Without it the linker also names the version script's base definition after the
+/// output's absolute path.
+let soname = "libcadence.so.1"
+
 let package = Package(
     name: "Cadence",
     products: [
@@ -36,7 +44,8 @@ let package = Package(
             dependencies: ["CadenceCore"],
             exclude: ["cadence.map"],
             linkerSettings: [
-                .unsafeFlags(["-static-stdlib", "-Xlinker", "--version-script=\(versionScript)", "-Xlinker", "--gc-sections"]),
+                .unsafeFlags(["-static-stdlib", "-Xlinker", "-soname=\(soname)",
+                              "-Xlinker", "--version-script=\(versionScript)", "-Xlinker", "--gc-sections"]),
             ]
         ),
         .testTarget(name: "CadenceCoreTests", dependencies: ["CadenceCore"]),

@@ -40,6 +40,8 @@ if [ -z "${LIBDIR:-}" ]; then
     (cd "$REPO" && swift build -c release --product cadence) || exit 2
     LIBDIR="$REPO/.build/release"
   fi
+  # hosts linked against the build dir record DT_NEEDED libcadence.so.1 (the SONAME)
+  sh "$REPO/scripts/link_soname.sh" "$LIBDIR" || exit 2
 fi
 LIBDIR=$(cd "$LIBDIR" && pwd -P) || exit 2
 [ -f "$LIBDIR/libcadence.so" ] || { echo "run.sh: no libcadence.so in $LIBDIR" >&2; exit 2; }

@@ -36,6 +36,7 @@ if [ "${CADENCE_SKIP_BUILD:-0}" != "1" ]; then
   set -e
   [ "$status" -eq 0 ] || { echo "demo: swift build failed (status $status)" >&2; exit 1; }
   test -f .build/release/libcadence.so || { echo "demo: the build did not produce .build/release/libcadence.so" >&2; exit 1; }
+  scripts/link_soname.sh .build/release   # libcadence.so.1 -> libcadence.so, for C hosts linked against the build
   export CADENCE_LIBRARY="$ROOT/.build/release/libcadence.so"   # the library just built
 else
   if [ -z "${CADENCE_LIBRARY:-}" ] && [ -f .build/release/libcadence.so ]; then

@@ -2,11 +2,20 @@
 # scripts/install.sh - install libcadence for C hosts.
 #
 # Installs, under a prefix (default /usr/local):
-#   LIBDIR/libcadence.so                      the library (default LIBDIR = PREFIX/lib)
+#   LIBDIR/libcadence.so.1                    the library (default LIBDIR = PREFIX/lib)
+#   LIBDIR/libcadence.so -> libcadence.so.1   the development link (relative symlink)
 #   INCLUDEDIR/cadence.h                      the header  (default INCLUDEDIR = PREFIX/include)
 #   LIBDIR/pkgconfig/cadence.pc               for pkg-config
 #   LIBDIR/cmake/Cadence/CadenceConfig.cmake  for CMake's find_package(Cadence)
 #   LIBDIR/cmake/Cadence/CadenceConfigVersion.cmake
+#
+# The library is installed under its SONAME, libcadence.so.<CAD_ABI_VERSION>
+# (read from the library and checked against the header's CAD_ABI_VERSION):
+# hosts record that name (DT_NEEDED), and it changes only when the C ABI breaks;
+# the package version is cad_version() at run time. The loader needs only the
+# .so.1 file (a runtime package ships just that); linking with -lcadence finds
+# the libcadence.so link (a development package). A libcadence.so left as a
+# regular file by an older install is replaced by the link.
 #
 # The pkg-config and CMake files are made from the templates in bindings/c/.
 # The CMake package is relocatable: it finds the library and the header
@@ -17,8 +26,9 @@
 # library is a stripped copy (strip --strip-unneeded: no debug info or
 # symbol table; the exported cad_* functions are unchanged).
 # Running it again with the same arguments changes nothing (files whose
-# content is unchanged are left alone). DESTDIR, if set, is prepended to every
-# destination (for staged packaging) but not written into the generated files.
+# content is unchanged, and a link already pointing right, are left alone).
+# DESTDIR, if set, is prepended to every destination (for staged packaging)
+# but not written into the generated files.
 #
 # Usage: scripts/install.sh [--prefix DIR] [--libdir DIR] [--includedir DIR]
 #                           [--lib PATH] [--header PATH] [--no-strip] [--quiet]
@@ -136,6 +146,14 @@ done
 
 version=$(sed -n 's/^#define CAD_VERSION_STRING "\([^"]*\)".*/\1/p' "$header")
 [ -n "$version" ] || die "could not read CAD_VERSION_STRING from $header"
+abi=$(sed -n 's/^#define CAD_ABI_VERSION \([0-9][0-9]*\).*/\1/p' "$header")
+[ -n "$abi" ] || die "could not read CAD_ABI_VERSION from $header"
+
+# the installed file's name is the library's SONAME, which must be the header's ABI
+soname=$(sh "$script_dir/link_soname.sh" --soname "$lib") || die "could not read the SONAME of $lib"
+[ -n "$soname" ] || die "$lib has no SONAME (built before libcadence.so.$abi; rebuild it with 'swift build -c release')"
+[ "$soname" = "libcadence.so.$abi" ] ||
+  die "the SONAME of $lib is $soname but $header has CAD_ABI_VERSION $abi (want libcadence.so.$abi): library and header from different builds?"
 
 # a path for the inside of a CMake quoted argument
 cmake_quote() {
@@ -203,6 +221,7 @@ substitute() {
       -e "s|@CMAKE_PREFIX@|$(sed_escape "$cmake_prefix")|g" \
       -e "s|@CMAKE_INCLUDEDIR@|$(sed_escape "$cmake_includedir")|g" \
       -e "s|@VERSION@|$(sed_escape "$version")|g" \
+      -e "s|@SONAME@|$(sed_escape "$soname")|g" \
       "$1"
 }
 
@@ -222,6 +241,20 @@ put_file() {
     chmod "$3" "$2.tmp.$$"
     mv -f "$2.tmp.$$" "$2"
     say "  installed  $2"
+  fi
+}
+
+# put_link TARGET DST: DST becomes the symlink -> TARGET unless it already is
+# (a regular file left by an older install is replaced, atomically)
+put_link() {
+  if [ -L "$2" ] && [ "$(readlink "$2")" = "$1" ]; then
+    say "  unchanged  $2 -> $1"
+  else
+    mkdir -p "$(dirname -- "$2")"
+    rm -f "$2.tmp.$$"
+    ln -s "$1" "$2.tmp.$$"
+    mv -f "$2.tmp.$$" "$2"
+    say "  linked     $2 -> $1"
   fi
 }
 
@@ -246,8 +279,10 @@ if [ "$strip_lib" -eq 1 ]; then
 fi
 
 say "Installing Cadence $version into $dest$prefix"
-put_file "$install_lib" "$dest$libdir/libcadence.so" 0755
+# the file first, then the link to it: the link never dangles
+put_file "$install_lib" "$dest$libdir/$soname" 0755
 say "             ($strip_note)"
+put_link "$soname" "$dest$libdir/libcadence.so"
 put_file "$header" "$dest$includedir/cadence.h" 0644
 
 substitute "$templates/cadence.pc.in" > "$work/cadence.pc"

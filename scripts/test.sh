@@ -17,6 +17,8 @@ python3 scripts/gen_header.py --check
 step "build libcadence.so (release)"
 swift build -c release --product cadence 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
 test -f .build/release/libcadence.so
+# hosts linked against the build dir record DT_NEEDED libcadence.so.1 (the SONAME)
+scripts/link_soname.sh .build/release
 LIB="$ROOT/.build/release/libcadence.so"
 
 step "exported symbols match the header; library is self-contained"

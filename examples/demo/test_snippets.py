@@ -97,9 +97,13 @@ static void fragment_{k}(void) {{
     c_path = tmp_path / "guide.c"
     c_path.write_text("\n".join(src))
     exe = tmp_path / "guide"
+    # the program records the library's SONAME (libcadence.so.1), which need not sit
+    # next to the loaded file: link and load through a private link directory
+    linkdir = tmp_path / "lib"
+    subprocess.run(["sh", os.path.join(ROOT, "scripts", "link_soname.sh"), lib, str(linkdir)], check=True)
     cmd = [cc, "-std=c99", "-Wall", "-Werror=implicit-function-declaration", "-Werror=incompatible-pointer-types",
-           "-I", os.path.join(ROOT, "include"), str(c_path), lib, f"-Wl,-rpath,{os.path.dirname(lib)}", "-lm",
-           "-o", str(exe)]
+           "-I", os.path.join(ROOT, "include"), str(c_path), f"-L{linkdir}", "-lcadence", f"-Wl,-rpath,{linkdir}",
+           "-lm", "-o", str(exe)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     assert r.returncode == 0, f"{' '.join(cmd)}\n{r.stderr}"
     r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)

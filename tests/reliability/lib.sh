@@ -123,6 +123,8 @@ rel_build_lib() {
     # shellcheck disable=SC2046
     if (cd "$snap" && swift build --product cadence --scratch-path "$(rel_scratch "$cfg")" $(rel_flags "$cfg")) >"$log" 2>&1; then
       [ -f "$(rel_libdir "$cfg")/libcadence.so" ] || rel_die "build $cfg: no libcadence.so (see $log)"
+      # hosts linked with rel_cc record DT_NEEDED libcadence.so.1 (the SONAME)
+      sh "$REL_ROOT/scripts/link_soname.sh" "$(rel_libdir "$cfg")" || rel_die "build $cfg: could not link the SONAME"
       return 0
     fi
     rel_log "build $cfg failed (attempt $try), see $log:"
@@ -131,12 +133,19 @@ rel_build_lib() {
   rel_die "could not build the $cfg library"
 }
 
-# The release library for the unsanitized tests: $CADENCE_LIB, or the normal
-# build's when it is newer than every source, or our own release build.
+# The release library for the unsanitized tests: $CADENCE_LIB (through a
+# private link directory: its own directory may not be ours to write), or the
+# normal build's when it is newer than every source, or our own release build.
+# The directory printed holds libcadence.so and its SONAME link.
 rel_release_libdir() {
-  if [ -n "${CADENCE_LIB:-}" ]; then dirname "$(readlink -f "$CADENCE_LIB")"; return; fi
+  if [ -n "${CADENCE_LIB:-}" ]; then
+    sh "$REL_ROOT/scripts/link_soname.sh" "$CADENCE_LIB" "$REL_OUT/cadence-lib" || return 1
+    echo "$REL_OUT/cadence-lib"
+    return
+  fi
   local lib="$REL_ROOT/.build/release/libcadence.so"
   if [ -f "$lib" ] && [ -z "$(find "$REL_ROOT/Sources" "$REL_ROOT/Package.swift" -newer "$lib" -print -quit)" ]; then
+    sh "$REL_ROOT/scripts/link_soname.sh" "$(dirname "$(readlink -f "$lib")")" || return 1
     dirname "$(readlink -f "$lib")"
     return
   fi

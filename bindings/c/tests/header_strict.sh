@@ -10,7 +10,8 @@
 #      and -fvisibility=hidden links against libcadence.so and runs (gcc, clang, g++).
 # A standard the compiler does not know is skipped with a note.
 #
-# Environment: INCDIR, LIBDIR (directories of cadence.h and libcadence.so),
+# Environment: INCDIR, LIBDIR (directories of cadence.h and of libcadence.so with
+# its SONAME link libcadence.so.1: the Makefile passes its link directory),
 # OUT (scratch directory), CC_GCC, CC_CLANG, CXX_GCC, CXX_CLANG.
 set -u
 

@@ -15,7 +15,10 @@ Library lookup order (the first file that loads wins):
 2. the shared library inside this package's directory (wheels can carry it);
 3. the repository build folders: walking up from this file, every
    ``.build/release/libcadence.so`` then ``.build/debug/libcadence.so``;
-4. the system loader (``ctypes.util.find_library("cadence")``).
+4. the system loader: ``ctypes.util.find_library("cadence")``, then (on ELF
+   systems) the names ``libcadence.so`` and then ``libcadence.so.<ABI_VERSION>``,
+   the SONAME, which is all a runtime-only distro package ships (no
+   development link), found through ``LD_LIBRARY_PATH`` or the loader's cache.
 """
 from __future__ import annotations
 
@@ -54,6 +57,12 @@ elif sys.platform == "win32":
     LIBRARY_FILENAMES = ("cadence.dll", "libcadence.dll")
 else:
     LIBRARY_FILENAMES = ("libcadence.so",)
+
+#: Names handed to the system loader as they are, after ``find_library``: the
+#: development link, then (ELF) the SONAME, libcadence.so.<CAD_ABI_VERSION>.
+SYSTEM_NAMES: Tuple[str, ...] = LIBRARY_FILENAMES
+if sys.platform not in ("darwin", "win32"):
+    SYSTEM_NAMES = LIBRARY_FILENAMES + (f"libcadence.so.{_abi.ABI_VERSION}",)
 
 # ---------------------------------------------------------------------------
 # Types from the table
@@ -154,6 +163,9 @@ def find_library_candidates() -> List[Tuple[str, str]]:
     out.extend(builds or [(f"build folders (.build/release, .build/debug above {here})", "")])
     found = ctypes.util.find_library("cadence")
     out.append(("system loader (ctypes.util.find_library('cadence'))", found or ""))
+    for name in SYSTEM_NAMES:
+        if name != found:
+            out.append((f"system loader ({name})", name))
     return out
 
 

@@ -95,6 +95,10 @@ def test_lookup_order(monkeypatch):
     kinds = [w for w, _ in cands]
     builds = [i for i, w in enumerate(kinds) if w.startswith("build folder")]
     assert all(1 < i < len(kinds) - 1 for i in builds)
+    system = [p for w, p in cands if w.startswith("system loader (") and "find_library" not in w]
+    if sys.platform.startswith("linux"):
+        # the development link first, then the SONAME a runtime-only package ships
+        assert system[-2:] == ["libcadence.so", f"libcadence.so.{_abi.ABI_VERSION}"]
 
 
 def _copy_package(tmp_path: Path, edit_abi=None) -> Path:
@@ -153,6 +157,29 @@ def test_bundled_library_in_package_directory_is_found(tmp_path):
                        env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == str(pkg / "cadence" / _lib.LIBRARY_FILENAMES[0])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ELF SONAME lookup")
+def test_runtime_only_install_is_found_by_its_soname(tmp_path):
+    # A runtime package ships libcadence.so.<ABI> and no libcadence.so link: with
+    # its directory on LD_LIBRARY_PATH (or in the loader's cache) the system
+    # lookup must still load it.
+    if ctypes.util.find_library("cadence"):
+        pytest.skip("a system libcadence is installed")
+    soname = f"libcadence.so.{_abi.ABI_VERSION}"
+    pkg = _copy_package(tmp_path)
+    runtime = tmp_path / "runtime-lib"
+    runtime.mkdir()
+    shutil.copy(cadence.LIBRARY_PATH, runtime / soname)
+    env = {k: v for k, v in os.environ.items() if k != "CADENCE_LIBRARY"}
+    env.update(PYTHONPATH=str(pkg), LD_LIBRARY_PATH=str(runtime))
+    code = ("import cadence; print(cadence.LIBRARY_PATH); "
+            "print([l.split()[-1] for l in open('/proc/self/maps') if 'libcadence' in l][0])")
+    r = subprocess.run([sys.executable, "-c", code], cwd=str(pkg), env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    name, mapped = r.stdout.split()
+    assert name == soname
+    assert mapped == str(runtime / soname)
 
 
 def test_bad_env_path_warns_and_falls_back(tmp_path):
