@@ -315,6 +315,9 @@ CAD_API cad_status cad_engine_poll_events(cad_engine *e, cad_event *out, int32_t
  * Sets the capacity of the poll queue (default 4096, 0 = keep no events).
  * When the queue is full the oldest event is dropped and counted
  * (`cad_engine_events_dropped`), so an engine nobody polls stays bounded.
+ * The call also returns the memory the event lists grew to in earlier
+ * bursts (ticks keep it, so that later frames do not allocate): setting the
+ * current capacity again after a large setup or teardown releases that peak.
  */
 CAD_API cad_status cad_engine_set_event_capacity(cad_engine *e, int32_t capacity);
 

@@ -152,9 +152,13 @@ func cEvent(_ ev: Event) -> cad_event {
 /// Sets the capacity of the poll queue (default 4096, 0 = keep no events).
 /// When the queue is full the oldest event is dropped and counted
 /// (`cad_engine_events_dropped`), so an engine nobody polls stays bounded.
+/// The call also returns the memory the event lists grew to in earlier
+/// bursts (ticks keep it, so that later frames do not allocate): setting the
+/// current capacity again after a large setup or teardown releases that peak.
 @c public func cad_engine_set_event_capacity(_ e: OpaquePointer?, _ capacity: Int32) -> cad_status {
-    withEngine(e, "cad_engine_set_event_capacity") { (en: inout Engine) throws(CadenceError) in
-        try en.setEventCapacity(Int(capacity))
+    withEngineState(e, "cad_engine_set_event_capacity") { (s: inout EngineState) throws(CadenceError) in
+        try s.engine.setEventCapacity(Int(capacity))
+        s.trimSpares()
     }
 }
 

@@ -50,6 +50,16 @@ struct EngineState: ~Copyable {
         if spares.count < EngineState.poolLimit { spares.append(buf) }
     }
 
+    /// Spare callback lists go back to their initial reserve (a burst of
+    /// callbacks leaves them at its size).
+    mutating func trimSpares() {
+        for k in spares.indices where spares[k].capacity > 64 {
+            var fresh: [Event] = []
+            fresh.reserveCapacity(64)
+            spares[k] = fresh
+        }
+    }
+
     static func makePool() -> [[Event]] {
         var pool: [[Event]] = []
         pool.reserveCapacity(poolLimit)
@@ -240,6 +250,19 @@ func withEngine(_ e: OpaquePointer?, _ function: StaticString,
         } catch {
             return fail(error, function: function)
         }
+    }
+}
+
+/// `withEngine` with the whole locked state (the engine and the C layer's
+/// callback storage), for the calls that manage both.
+func withEngineState(_ e: OpaquePointer?, _ function: StaticString,
+                     _ body: (inout EngineState) throws(CadenceError) -> Void) -> cad_status {
+    guard let box = EngineBox.from(e) else { return nullEngine(function) }
+    do throws(CadenceError) {
+        try box.state.withLock { (s: inout EngineState) throws(CadenceError) in try body(&s) }
+        return 0
+    } catch {
+        return fail(error, function: function)
     }
 }
 

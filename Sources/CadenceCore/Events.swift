@@ -70,13 +70,30 @@ struct EventQueue {
         }
     }
 
+    /// Sets the poll capacity, dropping (and counting) the oldest events over
+    /// it, and returns storage kept from earlier bursts: the queue is
+    /// reallocated at its new reserve, and the pending and dispatch lists, empty
+    /// between calls, go back to their initial reserve. (The frame loop keeps
+    /// what it grew to, so that it does not allocate; this call is the host's
+    /// way to release a burst's peak.)
     mutating func setCapacity(_ n: Int) {
         capacity = n
         while poll.count > capacity {
             poll.removeFirst()
             dropped &+= 1
         }
-        poll.reserveCapacity(min(n, 1 << 16))
+        var q = Deque<Event>()
+        q.reserveCapacity(max(min(n, 1 << 16), poll.count))
+        q.append(contentsOf: poll)
+        poll = q
+        if pending.isEmpty {
+            pending = Heap<Event>()
+            pending.reserveCapacity(64)
+        }
+        if dispatch.isEmpty {
+            dispatch = []
+            dispatch.reserveCapacity(64)
+        }
     }
 }
 

@@ -257,6 +257,64 @@ static void phase_events(void) {
     cad_engine_destroy(e);
 }
 
+static void burst_cb(cad_engine *e, cad_event_kind k, cad_layer l, const char *key, int32_t f, int64_t tag, void *ud) {
+    (void)e; (void)k; (void)l; (void)key; (void)f; (void)tag; (void)ud;
+}
+
+/* Memory a burst leaves behind, given back by cad_engine_set_event_capacity:
+   removals between two ticks (each owes a stop event, some with callbacks),
+   and a large poll queue lowered to a small capacity. The tick keeps what its
+   lists grew to (so frames do not allocate); the capacity call returns it. */
+static void phase_bursts(void) {
+    cad_engine *e = cad_engine_create();
+    cad_layer l = 0;
+    REL_OK(cad_layer_create(e, &l));
+    cad_anim a = 0, b = 0;
+    double to = 1;
+    REL_OK(cad_anim_create(e, CAD_ANIM_BASIC, "opacity", &a));
+    REL_OK(cad_anim_set_to(e, a, &to, 1));
+    REL_OK(cad_anim_create(e, CAD_ANIM_BASIC, "opacity", &b));
+    REL_OK(cad_anim_set_to(e, b, &to, 1));
+    REL_OK(cad_anim_set_callback(e, b, burst_cb, NULL));
+    double now = 1;
+    REL_OK(cad_engine_tick(e, now));
+    mem before = measure();
+    long n = scaled(100000);
+    for (long i = 0; i < n; i++) {
+        REL_OK(cad_layer_add_animation(e, l, (i & 1) ? b : a, "k"));
+        REL_OK(cad_layer_remove_animation(e, l, "k"));
+    }
+    for (int k = 0; k < 3; k++) REL_OK(cad_engine_tick(e, now += 1));
+    mem peak = measure();
+    REL_OK(cad_engine_set_event_capacity(e, 4096));
+    mem after = measure();
+    cad_event ev;
+    while (cad_engine_poll_event(e, &ev) == CAD_OK) {}
+    printf("  (after %ld removals between two ticks: heap %ld KiB kept by the tick)\n", n, peak.heap);
+    char name[96];
+    snprintf(name, sizeof name, "%ld removals, then set_event_capacity", n);
+    compare(name, before, after);
+
+    /* a 1M-event queue filled, then lowered to 16 (and back to the default) */
+    before = measure();
+    REL_OK(cad_engine_set_event_capacity(e, 1000000));
+    for (long i = 0; i < n; i++) {
+        REL_OK(cad_layer_add_animation(e, l, a, "k"));
+        REL_OK(cad_layer_remove_animation(e, l, "k"));
+        if (i % 1000 == 999) REL_OK(cad_engine_tick(e, now += 1));
+    }
+    REL_OK(cad_engine_tick(e, now += 1));
+    REL_OK(cad_engine_set_event_capacity(e, 16));
+    long queued = 0;
+    while (cad_engine_poll_event(e, &ev) == CAD_OK) queued++;
+    REL_CHECK(queued == 16, "capacity lowered to 16 keeps the newest 16 events");
+    REL_OK(cad_engine_set_event_capacity(e, 4096));
+    after = measure();
+    snprintf(name, sizeof name, "%ld queued events, capacity lowered to 16", n);
+    compare(name, before, after);
+    cad_engine_destroy(e);
+}
+
 static cad_anim big_keyframe(cad_engine *e, int n) {
     cad_anim a = 0;
     REL_OK(cad_anim_create(e, CAD_ANIM_KEYFRAME, "opacity", &a));
@@ -363,6 +421,7 @@ int main(int argc, char **argv) {
     phase_engines();
     phase_big_engine();
     phase_events();
+    phase_bursts();
     phase_animation_state();
     mem end = measure();
     /* informational: each phase above has its own warmed-up baseline */

@@ -956,7 +956,8 @@ class Engine:
 
     def set_event_capacity(self, capacity: int) -> None:
         """Capacity of the poll queue (default 4096, 0 = keep none); the oldest events are dropped when full.
-        An int32 (a bool is a TypeError)."""
+        An int32 (a bool is a TypeError). Also returns the memory the event lists grew to in earlier bursts
+        (setting the current capacity again after a large setup releases that peak)."""
         # An int32_t in C: checked here, as ctypes would wrap 2**32 to 0.
         self._check(lib.cad_engine_set_event_capacity, checked_int(capacity, "capacity"))
 
