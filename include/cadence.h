@@ -12,6 +12,8 @@
  *  - Layers and animations are uint64_t handles; 0 means none. Stale, forged or
  *    foreign handles give CAD_ERR_INVALID_HANDLE, never a crash.
  *  - Any function may be called from any thread; calls on one engine are serialised.
+ *    The transaction stack belongs to the engine, not to the calling thread
+ *    (Core Animation's is per thread): keep begin ... commit on one thread.
  *    Callbacks run on the thread that called cad_engine_tick or
  *    cad_transaction_commit, with no engine lock held.
  */
@@ -286,7 +288,9 @@ CAD_API cad_engine *cad_engine_create(void);
 CAD_API void cad_engine_destroy(cad_engine *e);
 
 /*
- * Advances the engine to `now` (finite, >= the previous now), updates every
+ * Advances the engine to `now` (finite, >= the previous now; the engine starts
+ * at 0, so the first tick needs now >= 0; otherwise CAD_ERR_INVALID_ARGUMENT
+ * and nothing changes), updates every
  * animation, and delivers the events (callbacks run before this returns, on
  * this thread, with no lock held).
  */
@@ -312,7 +316,8 @@ CAD_API cad_status cad_engine_poll_event(cad_engine *e, cad_event *out);
 CAD_API cad_status cad_engine_poll_events(cad_engine *e, cad_event *out, int32_t cap, int32_t *n_out);
 
 /*
- * Sets the capacity of the poll queue (default 4096, 0 = keep no events).
+ * Sets the capacity of the poll queue (0 to 16777216; default 4096, 0 = keep
+ * no events).
  * When the queue is full the oldest event is dropped and counted
  * (`cad_engine_events_dropped`), so an engine nobody polls stays bounded.
  * The call also returns the memory the event lists grew to in earlier
@@ -383,7 +388,10 @@ CAD_API cad_status cad_layer_presentation(cad_engine *e, cad_layer l, const char
 
 /*
  * Sets the contents id (a host-chosen 64-bit value; 0 = none). Outside a
- * disabled-actions transaction the change runs a fade transition by default.
+ * disabled-actions transaction the change runs the `contents` action, a fade
+ * transition by default; none runs when the layer's actions are disabled,
+ * the layer is new (before its first tick), its `contents` action is the
+ * "no action" marker, or a transition is already running on it.
  */
 CAD_API cad_status cad_layer_set_contents(cad_engine *e, cad_layer l, uint64_t contents);
 
@@ -423,8 +431,8 @@ CAD_API cad_status cad_layer_clear_action(cad_engine *e, cad_layer l, const char
 CAD_API cad_status cad_layer_convert_time(cad_engine *e, double t, cad_layer from, cad_layer to, double *out);
 
 /*
- * Creates an animation description of `kind` for `keypath` (NULL for groups
- * and transitions). Adding it to a layer attaches a copy; the description can
+ * Creates an animation description of `kind` for `keypath` (NULL or "" for
+ * groups and transitions; a key path there is CAD_ERR_INVALID_ARGUMENT). Adding it to a layer attaches a copy; the description can
  * be changed and added again. Destroy it with `cad_anim_destroy`.
  */
 CAD_API cad_status cad_anim_create(cad_engine *e, cad_anim_kind kind, const char *keypath, cad_anim *out);
@@ -437,7 +445,11 @@ CAD_API cad_status cad_anim_destroy(cad_engine *e, cad_anim a);
 /* beginTime in the layer's local time; 0 means "now" when added. */
 CAD_API cad_status cad_anim_set_begin_time(cad_engine *e, cad_anim a, double t);
 
-/* Simple duration in seconds (>= 0; 0 means the default, 0.25 s). */
+/*
+ * Simple duration in seconds (>= 0; 0 means the default: 0.25 s for an
+ * animation added to a layer, the group's duration for a group's child
+ * (SEMANTICS.md sec. 3.2), the transaction's duration for an action).
+ */
 CAD_API cad_status cad_anim_set_duration(cad_engine *e, cad_anim a, double d);
 
 /* Speed (finite; 0 freezes the animation at its timeOffset). */
@@ -472,7 +484,7 @@ CAD_API cad_status cad_anim_set_timing_bezier(cad_engine *e, cad_anim a, double 
 
 /*
  * Cadence extension: a `steps(n, start|end)` jump timing function (CSS Easing);
- * `jump_at_start` 1 = start, 0 = end.
+ * `steps` >= 1; `jump_at_start` nonzero = start, 0 = end.
  */
 CAD_API cad_status cad_anim_set_timing_steps(cad_engine *e, cad_anim a, int32_t steps, int32_t jump_at_start);
 
@@ -514,7 +526,7 @@ CAD_API cad_status cad_anim_get_spring(cad_engine *e, cad_anim a, double *mass, 
 
 /*
  * Cadence extension: the perceptual spring (SEMANTICS.md sec. 6): `duration` > 0
- * (between about 1e-153 and 1e153, so that the stiffness is a finite non-zero
+ * (between about 4.7e-154 and 4e162, so that the stiffness is a finite non-zero
  * double) and `bounce` in (-1, 1). Sets mass 1, stiffness (2 pi / duration)^2, the
  * damping for the bounce, and the animation's duration to the settling duration.
  */
@@ -669,7 +681,7 @@ CAD_API cad_status cad_transaction_id(cad_engine *e, int64_t *out);
 
 /*
  * Cadence (UIKit-style `delay`): implicit animations of this transaction begin
- * `delay` seconds after the commit.
+ * `delay` seconds after the commit (finite, >= 0).
  */
 CAD_API cad_status cad_transaction_set_delay(cad_engine *e, double delay);
 
@@ -691,7 +703,8 @@ CAD_API cad_status cad_transaction_set_spring(cad_engine *e, double damping_rati
  * Cadence (UIKit's addKeyframe(withRelativeStartTime:relativeDuration:)):
  * opens a keyframe window inside the current transaction, which becomes a
  * keyframe block. Changes inside the window animate from the previous value
- * to the new one over [start, start + duration] of the block's duration;
+ * to the new one over [start, start + duration] of the block's duration
+ * (fractions: start >= 0, duration >= 0, start + duration <= 1);
  * values hold between windows. Close the window with `cad_transaction_commit`.
  */
 CAD_API cad_status cad_transaction_begin_keyframe(cad_engine *e, double relative_start, double relative_duration);

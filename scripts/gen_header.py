@@ -266,6 +266,8 @@ def header(files, ver) -> str:
         " *  - Layers and animations are uint64_t handles; 0 means none. Stale, forged or",
         " *    foreign handles give CAD_ERR_INVALID_HANDLE, never a crash.",
         " *  - Any function may be called from any thread; calls on one engine are serialised.",
+        " *    The transaction stack belongs to the engine, not to the calling thread",
+        " *    (Core Animation's is per thread): keep begin ... commit on one thread.",
         " *    Callbacks run on the thread that called cad_engine_tick or",
         " *    cad_transaction_commit, with no engine lock held.",
         " */",

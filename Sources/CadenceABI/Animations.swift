@@ -10,8 +10,8 @@ func modify(_ e: OpaquePointer?, _ a: cad_anim, _ function: StaticString,
     }
 }
 
-/// Creates an animation description of `kind` for `keypath` (NULL for groups
-/// and transitions). Adding it to a layer attaches a copy; the description can
+/// Creates an animation description of `kind` for `keypath` (NULL or "" for
+/// groups and transitions; a key path there is CAD_ERR_INVALID_ARGUMENT). Adding it to a layer attaches a copy; the description can
 /// be changed and added again. Destroy it with `cad_anim_destroy`.
 @c public func cad_anim_create(_ e: OpaquePointer?, _ kind: cad_anim_kind, _ keypath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<cad_anim>?) -> cad_status {
     withEngine(e, "cad_anim_create") { (en: inout Engine) throws(CadenceError) in
@@ -40,7 +40,9 @@ func modify(_ e: OpaquePointer?, _ a: cad_anim, _ function: StaticString,
     modify(e, a, "cad_anim_set_begin_time") { (s: inout AnimationSpec) throws(CadenceError) in try s.setTiming(.beginTime, t) }
 }
 
-/// Simple duration in seconds (>= 0; 0 means the default, 0.25 s).
+/// Simple duration in seconds (>= 0; 0 means the default: 0.25 s for an
+/// animation added to a layer, the group's duration for a group's child
+/// (SEMANTICS.md §3.2), the transaction's duration for an action).
 @c public func cad_anim_set_duration(_ e: OpaquePointer?, _ a: cad_anim, _ d: Double) -> cad_status {
     modify(e, a, "cad_anim_set_duration") { (s: inout AnimationSpec) throws(CadenceError) in try s.setTiming(.duration, d) }
 }
@@ -95,7 +97,7 @@ func modify(_ e: OpaquePointer?, _ a: cad_anim, _ function: StaticString,
 }
 
 /// Cadence extension: a `steps(n, start|end)` jump timing function (CSS Easing);
-/// `jump_at_start` 1 = start, 0 = end.
+/// `steps` >= 1; `jump_at_start` nonzero = start, 0 = end.
 @c public func cad_anim_set_timing_steps(_ e: OpaquePointer?, _ a: cad_anim, _ steps: Int32, _ jump_at_start: Int32) -> cad_status {
     modify(e, a, "cad_anim_set_timing_steps") { (s: inout AnimationSpec) throws(CadenceError) in
         guard let c = TimingCurve(steps: Int(steps), jumpAtStart: flag(jump_at_start)) else {
@@ -184,14 +186,14 @@ func setEndpoint(_ s: inout AnimationSpec, _ which: AnimationSpec.Endpoint, _ v:
 }
 
 /// Cadence extension: the perceptual spring (SEMANTICS.md §6): `duration` > 0
-/// (between about 1e-153 and 1e153, so that the stiffness is a finite non-zero
+/// (between about 4.7e-154 and 4e162, so that the stiffness is a finite non-zero
 /// double) and `bounce` in (-1, 1). Sets mass 1, stiffness (2 pi / duration)^2, the
 /// damping for the bounce, and the animation's duration to the settling duration.
 @c public func cad_anim_set_spring_perceptual(_ e: OpaquePointer?, _ a: cad_anim, _ duration: Double, _ bounce: Double) -> cad_status {
     modify(e, a, "cad_anim_set_spring_perceptual") { (s: inout AnimationSpec) throws(CadenceError) in
         guard let sp = Spring.perceptual(duration: duration, bounce: bounce) else {
             if duration.isFinite && duration > 0 && bounce > -1 && bounce < 1 {
-                throw CadenceError(.invalidArgument, "the stiffness (2 pi / duration)^2 is not a finite non-zero double: duration must be between about 1e-153 and 1e153 (got \(duration))")
+                throw CadenceError(.invalidArgument, "the stiffness (2 pi / duration)^2 is not a finite non-zero double: duration must be between about 4.7e-154 and 4e162 (got \(duration))")
             }
             throw CadenceError(.invalidArgument, "duration must be finite and > 0 and bounce in (-1, 1) (got \(duration), \(bounce))")
         }

@@ -89,7 +89,10 @@ import CadenceCore
 }
 
 /// Sets the contents id (a host-chosen 64-bit value; 0 = none). Outside a
-/// disabled-actions transaction the change runs a fade transition by default.
+/// disabled-actions transaction the change runs the `contents` action, a fade
+/// transition by default; none runs when the layer's actions are disabled,
+/// the layer is new (before its first tick), its `contents` action is the
+/// "no action" marker, or a transition is already running on it.
 @c public func cad_layer_set_contents(_ e: OpaquePointer?, _ l: cad_layer, _ contents: UInt64) -> cad_status {
     withEngine(e, "cad_layer_set_contents") { (en: inout Engine) throws(CadenceError) in try en.setContents(layer: l, contents) }
 }

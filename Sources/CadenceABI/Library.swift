@@ -71,7 +71,9 @@ import Glibc
     Unmanaged.passUnretained(box).release()
 }
 
-/// Advances the engine to `now` (finite, >= the previous now), updates every
+/// Advances the engine to `now` (finite, >= the previous now; the engine starts
+/// at 0, so the first tick needs now >= 0; otherwise CAD_ERR_INVALID_ARGUMENT
+/// and nothing changes), updates every
 /// animation, and delivers the events (callbacks run before this returns, on
 /// this thread, with no lock held).
 @c public func cad_engine_tick(_ e: OpaquePointer?, _ now: Double) -> cad_status {
@@ -149,7 +151,8 @@ func cEvent(_ ev: Event) -> cad_event {
     return c
 }
 
-/// Sets the capacity of the poll queue (default 4096, 0 = keep no events).
+/// Sets the capacity of the poll queue (0 to 16777216; default 4096, 0 = keep
+/// no events).
 /// When the queue is full the oldest event is dropped and counted
 /// (`cad_engine_events_dropped`), so an engine nobody polls stays bounded.
 /// The call also returns the memory the event lists grew to in earlier

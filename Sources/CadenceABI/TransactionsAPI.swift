@@ -61,7 +61,7 @@ import CadenceCore
 }
 
 /// Cadence (UIKit-style `delay`): implicit animations of this transaction begin
-/// `delay` seconds after the commit.
+/// `delay` seconds after the commit (finite, >= 0).
 @c public func cad_transaction_set_delay(_ e: OpaquePointer?, _ delay: Double) -> cad_status {
     withEngine(e, "cad_transaction_set_delay") { (en: inout Engine) throws(CadenceError) in try en.setTransactionDelay(delay) }
 }
@@ -89,7 +89,8 @@ import CadenceCore
 /// Cadence (UIKit's addKeyframe(withRelativeStartTime:relativeDuration:)):
 /// opens a keyframe window inside the current transaction, which becomes a
 /// keyframe block. Changes inside the window animate from the previous value
-/// to the new one over [start, start + duration] of the block's duration;
+/// to the new one over [start, start + duration] of the block's duration
+/// (fractions: start >= 0, duration >= 0, start + duration <= 1);
 /// values hold between windows. Close the window with `cad_transaction_commit`.
 @c public func cad_transaction_begin_keyframe(_ e: OpaquePointer?, _ relative_start: Double, _ relative_duration: Double) -> cad_status {
     withEngine(e, "cad_transaction_begin_keyframe") { (en: inout Engine) throws(CadenceError) in
