@@ -327,8 +327,15 @@ extension Engine {
         }
 
         // Capture the on-screen value before anything changes (the "none" row of §5.1).
-        ensurePresentation(l)
-        if compiled.item.mode == .none, spec.kind == .basic || spec.kind == .spring {
+        // Only then is the layer evaluated here: evaluating it at every add made
+        // adding n animations to one layer cost O(n²).
+        let capturesOwn = compiled.item.mode == .none && (spec.kind == .basic || spec.kind == .spring)
+        if (capturesOwn && captured == nil) || !compiled.children.isEmpty {
+            ensurePresentation(l)
+        } else if simplePending && layers[l].simple >= 0 {
+            flushSimpleTrack()  // as ensurePresentation does: the entry may leave the track below
+        }
+        if capturesOwn {
             compiled.from = captured ?? readPresentation(l, compiled.item.access, Int(compiled.item.components))
         }
         if !compiled.children.isEmpty {
@@ -358,6 +365,7 @@ extension Engine {
         let i = materialize(compiled, layer: l, group: -1)
         inst.items[i].addSeq = sequence
         inst.keys[i] = key
+        inst.keyHashes[i] = key.hashValue
         inst.tags[i] = spec.tag
         inst.callbacks[i] = spec.callback
         inst.specs[i] = spec
@@ -429,9 +437,10 @@ extension Engine {
     }
 
     func findInstance(layer l: Int, key: String) -> Int? {
+        let h = key.hashValue
         var i = layers[l].firstAnim
         while i >= 0 {
-            if inst.keys[Int(i)] == key { return Int(i) }
+            if inst.keyHashes[Int(i)] == h && inst.keys[Int(i)] == key { return Int(i) }
             i = inst.items[Int(i)].next
         }
         return nil

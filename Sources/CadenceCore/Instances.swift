@@ -105,6 +105,10 @@ struct InstanceStore {
     var values: [Double] = []
     var curves: [TimingCurve] = []
     var keys: [String] = []
+    /// `keys[i].hashValue`, compared first when a layer's animations are
+    /// searched by key (a string comparison per attached animation made adding
+    /// to a layer with thousands of them slow).
+    var keyHashes: [Int] = []
     var tags: [Int64] = []
     var callbacks: [HostCallback] = []
     var specs: [AnimationSpec?] = []
@@ -140,6 +144,7 @@ struct InstanceStore {
         values.append(contentsOf: repeatElement(0, count: InstanceStore.valueStride))
         curves.append(.linear)
         keys.append("")
+        keyHashes.append(0)
         tags.append(0)
         callbacks.append(HostCallback())
         specs.append(nil)
@@ -156,6 +161,7 @@ struct InstanceStore {
         items[i].generation = ObjectID.nextGeneration(items[i].generation)
         specs[i] = nil
         keys[i] = ""
+        keyHashes[i] = 0
         curves[i] = .linear
         callbacks[i] = HostCallback()
         if items[i].kind == .transition, var tr = extras[i].transition {
