@@ -29,6 +29,10 @@ for a in "$@"; do
   esac
 done
 mkdir -p "$OUT"
+# numpy and matplotlib live in python3, or in the checkout's .venv where python3
+# refuses pip installs (PEP 668; scripts/python_env.sh, made by scripts/setup.sh)
+PYTHON=$(cd "$REPO" && . scripts/python_env.sh && printf '%s' "$PYTHON")
+command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
 
 # ---- the library ----------------------------------------------------------------
 if [ -z "${LIBDIR:-}" ]; then
@@ -69,15 +73,15 @@ if [ $C_RC -ne 0 ] && [ $C_RC -ne 1 ]; then echo "run.sh: bench failed ($C_RC)" 
 echo "== bezier_bench" >&2
 $PIN "$OUT/c/bezier_bench" $QUICK --json "$OUT/bezier.json" --dump-reference "$OUT/bezier_reference.txt" || exit 2
 if [ -n "${CHECK_REFERENCE:-}" ]; then
-  python3 "$HERE/tools/check_reference.py" "$OUT/bezier_reference.txt" || exit 2
+  "$PYTHON" "$HERE/tools/check_reference.py" "$OUT/bezier_reference.txt" || exit 2
 fi
 
 # ---- Python benchmark -------------------------------------------------------------
 PY_JSON=""
 if [ -z "${SKIP_PYTHON:-}" ]; then
-  if python3 -c "import numpy" 2>/dev/null; then
+  if "$PYTHON" -c "import numpy" 2>/dev/null; then
     echo "== python bench" >&2
-    if $PIN python3 "$HERE/python/bench.py" --libdir "$LIBDIR" $QUICK --build-dir "$OUT/python" --json "$OUT/python.json"; then
+    if $PIN "$PYTHON" "$HERE/python/bench.py" --libdir "$LIBDIR" $QUICK --build-dir "$OUT/python" --json "$OUT/python.json"; then
       PY_JSON="$OUT/python.json"
     else
       echo "run.sh: the Python benchmark failed (reported as not measured)" >&2
@@ -88,11 +92,11 @@ if [ -z "${SKIP_PYTHON:-}" ]; then
 fi
 
 # ---- report -----------------------------------------------------------------------
-if ! python3 -c "import matplotlib" 2>/dev/null; then
+if ! "$PYTHON" -c "import matplotlib" 2>/dev/null; then
   echo "== installing matplotlib for the scaling plot" >&2
-  python3 -m pip install --quiet matplotlib >&2 || echo "run.sh: matplotlib unavailable, no plot" >&2
+  "$PYTHON" -m pip install --quiet matplotlib >&2 || echo "run.sh: matplotlib unavailable, no plot" >&2
 fi
-python3 "$HERE/report.py" --c "$OUT/c.json" --bezier "$OUT/bezier.json" ${PY_JSON:+--python "$PY_JSON"} \
+"$PYTHON" "$HERE/report.py" --c "$OUT/c.json" --bezier "$OUT/bezier.json" ${PY_JSON:+--python "$PY_JSON"} \
   --results "$HERE/results.json" --doc "$REPO/docs/performance.md" --plot "$REPO/docs/img/scaling.png" \
   --libdir "$LIBDIR" --loadavg "$LOADAVG" --pinned "${CPU:-}" || exit 2
 

@@ -10,6 +10,8 @@
 #   CADENCE_SKIP_BUILD=1     use an existing library instead of `swift build`
 #                            (then set CADENCE_LIBRARY=/path/to/libcadence.so)
 #   CADENCE_SKIP_SETUP=1     skip scripts/setup.sh (Debian and pip packages)
+#   PYTHON=...               the interpreter (default: python3, or .venv/bin/python
+#                            where python3 refuses pip installs; scripts/python_env.sh)
 #   CADENCE_LIBRARY=...      the library to load with CADENCE_SKIP_BUILD=1 (a build uses its own)
 #   DEMO_OUT=dir             output directory (default out/demo)
 set -euo pipefail
@@ -22,6 +24,9 @@ if [ "${CADENCE_SKIP_SETUP:-0}" != "1" ]; then
   step "set-up (scripts/setup.sh)"
   scripts/setup.sh
 fi
+# shellcheck source=python_env.sh
+. scripts/python_env.sh   # PYTHON: python3, or the .venv setup.sh made for a PEP 668 system Python
+cadence_python_ready demo
 
 if [ "${CADENCE_SKIP_BUILD:-0}" != "1" ]; then
   step "build libcadence.so (swift build -c release --product cadence)"
@@ -45,12 +50,15 @@ else
   echo "demo: CADENCE_SKIP_BUILD=1, using ${CADENCE_LIBRARY:-the library the binding finds}"
 fi
 
-step "install the Python binding (pip install ./bindings/python)"
-python3 -m pip install -q --disable-pip-version-check ./bindings/python
+step "install the Python binding (pip install ./bindings/python into $PYTHON)"
+"$PYTHON" -m pip install -q --disable-pip-version-check ./bindings/python
 
 step "play the examples (examples/demo/demo.py)"
 OUT="${DEMO_OUT:-out/demo}"
-python3 examples/demo/demo.py --out "$OUT" "$@"
+"$PYTHON" examples/demo/demo.py --out "$OUT" "$@"
 
 printf '\ndemo: done in %ss. Open %s/demo.gif (all scenes) or the PNG frames in %s/frames/.\n' \
   "$(( $(date +%s) - start ))" "$OUT" "$OUT"
+if [ "$CADENCE_VENV" = 1 ]; then
+  echo "demo: cadence and the demo's packages are in .venv/ (python3 refuses pip installs): use .venv/bin/python, or '. .venv/bin/activate'"
+fi

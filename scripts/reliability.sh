@@ -28,6 +28,9 @@ set -uo pipefail
 # shellcheck source=../tests/reliability/lib.sh
 . "$(dirname "$0")/../tests/reliability/lib.sh"
 cd "$REL_ROOT"
+# shellcheck source=python_env.sh
+. scripts/python_env.sh   # PYTHON: python3, or the .venv setup.sh made for a PEP 668 system Python
+command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3   # no .venv yet: make_seeds.py needs only the stdlib
 
 ci=0
 only=""
@@ -143,7 +146,7 @@ step_regressions() {
     st=1
   fi
   # Seeds up to date with the harness's encoding.
-  python3 fuzz/make_seeds.py --check || { echo "fuzz/corpus/seed-* are out of date: python3 fuzz/make_seeds.py"; st=1; }
+  "$PYTHON" fuzz/make_seeds.py --check || { echo "fuzz/corpus/seed-* are out of date: python3 fuzz/make_seeds.py"; st=1; }
   # Every committed input, through the replay driver (ASan+UBSan, no libFuzzer).
   "$BIN/cadence_replay" fuzz/corpus || st=1
   # ... and they execute every function of the header (libFuzzer's coverage report).

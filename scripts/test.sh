@@ -10,9 +10,12 @@ step() { printf '\n==== %s ====\n' "$*"; }
 
 step "set-up"
 scripts/setup.sh
+# shellcheck source=python_env.sh
+. scripts/python_env.sh   # PYTHON: python3, or the .venv setup.sh made for a PEP 668 system Python
+cadence_python_ready test
 
 step "header and binding tables are up to date (scripts/gen_header.py --check)"
-python3 scripts/gen_header.py --check
+"$PYTHON" scripts/gen_header.py --check
 
 step "build libcadence.so (release)"
 swift build -c release --product cadence 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
@@ -22,7 +25,7 @@ scripts/link_soname.sh .build/release
 LIB="$ROOT/.build/release/libcadence.so"
 
 step "exported symbols match the header; library is self-contained"
-python3 scripts/check_abi.py "$LIB"
+"$PYTHON" scripts/check_abi.py "$LIB"
 
 step "Swift tests"
 swift test 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]|^Test Case .* (started|passed)|^◇|^↳' | tail -n 30
@@ -32,12 +35,13 @@ step "C tests"
 make -s -C bindings/c test LIBDIR="$ROOT/.build/release" INCDIR="$ROOT/include"
 
 step "Python tests"
-python3 -m pip install -q --disable-pip-version-check --force-reinstall --no-deps ./bindings/python
-( cd /tmp && CADENCE_LIBRARY="$LIB" python3 -m pytest -q -p no:cacheprovider "$ROOT/bindings/python/tests" )
+# into $PYTHON only: the .venv when python3 refuses pip installs, never the python3 around it
+"$PYTHON" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps ./bindings/python
+( cd /tmp && CADENCE_LIBRARY="$LIB" "$PYTHON" -m pytest -q -p no:cacheprovider "$ROOT/bindings/python/tests" )
 
 step "render-loop hosts: SDL2 (C) and pygame (Python) screenshots, demo and docs snippets"
 make -s -C examples/sdl test LIBDIR="$ROOT/.build/release" INCDIR="$ROOT/include"
-( cd /tmp && CADENCE_LIBRARY="$LIB" python3 -m pytest -q -p no:cacheprovider "$ROOT/examples/pygame" "$ROOT/examples/demo" )
+( cd /tmp && CADENCE_LIBRARY="$LIB" "$PYTHON" -m pytest -q -p no:cacheprovider "$ROOT/examples/pygame" "$ROOT/examples/demo" )
 
 if [ -x scripts/reliability.sh ]; then
   step "reliability (fast set)"
