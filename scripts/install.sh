@@ -12,7 +12,7 @@
 # The library is installed under its SONAME, libcadence.so.<CAD_ABI_VERSION>
 # (read from the library and checked against the header's CAD_ABI_VERSION):
 # hosts record that name (DT_NEEDED), and it changes only when the C ABI breaks;
-# the package version is cad_version() at run time. The loader needs only the
+# the package version is cad_version_string() at run time. The loader needs only the
 # .so.1 file (a runtime package ships just that); linking with -lcadence finds
 # the libcadence.so link (a development package). A libcadence.so left as a
 # regular file by an older install is replaced by the link.
@@ -29,6 +29,12 @@
 # content is unchanged, and a link already pointing right, are left alone).
 # DESTDIR, if set, is prepended to every destination (for staged packaging)
 # but not written into the generated files.
+# The loader finds a library in a configured directory of its search path
+# (/etc/ld.so.conf, e.g. /usr/local/lib on Debian) through its cache, which only
+# ldconfig updates: when LIBDIR is such a directory and the cache does not list
+# the installed file yet, the script ends with a hint to run ldconfig as root.
+# It does not run it itself (not even as root): a distro package runs it from
+# its maintainer scripts, and a DESTDIR install (no hint) is not the live system.
 #
 # Usage: scripts/install.sh [--prefix DIR] [--libdir DIR] [--includedir DIR]
 #                           [--lib PATH] [--header PATH] [--no-strip] [--quiet]
@@ -44,7 +50,9 @@
 #   --quiet           print nothing on success
 # Environment: DESTDIR (staging root), CADENCE_NO_STRIP=1 (as --no-strip),
 #   STRIP (the strip program, default strip; without one the library is
-#   installed unstripped).
+#   installed unstripped), LDCONFIG (the ldconfig asked for the loader's
+#   directories and cache, default ldconfig, /sbin/ldconfig or /usr/sbin/ldconfig;
+#   without one there is no hint).
 set -eu
 
 script_dir=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
@@ -309,4 +317,33 @@ else
   say "              configured with -DCadence_DIR=$libdir/cmake/Cadence"
   say "              (-DCMAKE_PREFIX_PATH=$prefix finds it only where CMake searches"
   say "              $libdir: not lib64 on Debian and Ubuntu)"
+fi
+
+# the loader's cache: a library new in a configured directory loads only after ldconfig
+ldconfig_prog=${LDCONFIG:-}
+if [ -z "$ldconfig_prog" ]; then
+  for p in ldconfig /sbin/ldconfig /usr/sbin/ldconfig; do
+    if command -v "$p" >/dev/null 2>&1; then ldconfig_prog=$p; break; fi
+  done
+fi
+if [ -z "$dest" ] && [ -n "$ldconfig_prog" ]; then
+  # -v -N -X lists the directories it would cache and changes nothing (no root
+  # needed); the trusted <builtin> ones (/lib, /usr/lib) are searched without a cache
+  in_path=0
+  for d in $("$ldconfig_prog" -v -N -X 2>/dev/null | sed -n '/<builtin>/d; s|^\(/[^:]*\):.*|\1|p'); do
+    if [ "$d" -ef "$libdir" ]; then in_path=1; break; fi
+  done
+  cached=0
+  if [ "$in_path" -eq 1 ]; then
+    so_re=$(printf '%s' "$soname" | sed 's/[.]/\\./g')
+    for f in $("$ldconfig_prog" -p 2>/dev/null | sed -n "s|^[[:space:]]*$so_re (.*) => \(/.*\)\$|\1|p"); do
+      if [ "$f" -ef "$libdir/$soname" ]; then cached=1; break; fi
+    done
+  fi
+  if [ "$in_path" -eq 1 ] && [ "$cached" -eq 0 ]; then
+    say ""
+    say "Run 'sudo ldconfig' (as root: 'ldconfig') now: $libdir is in the loader's search path,"
+    say "but its cache does not list $soname there yet, so hosts linked without an rpath"
+    say "and Python's 'import cadence' cannot load it until ldconfig has run."
+  fi
 fi

@@ -16,8 +16,10 @@
 # included), that a libcadence.so file left by an older install becomes the
 # link, DESTDIR staging, that a library whose SONAME does not match the
 # header's ABI (or has none) is refused, that the installed library is stripped
-# (unless --no-strip / CADENCE_NO_STRIP=1) with the same exports, and CMake
-# version requests, single and ranges (find_package(Cadence 0.0...1.0)).
+# (unless --no-strip / CADENCE_NO_STRIP=1) with the same exports, that the
+# ldconfig hint comes exactly when the loader's cache must learn the file (a
+# fake ldconfig), and CMake version requests, single and ranges
+# (find_package(Cadence 0.0...1.0)).
 #
 # Environment:
 #   LIB     the libcadence.so to install (default: <repo>/.build/release/libcadence.so)
@@ -178,6 +180,39 @@ DESTDIR="$stage" sh "$install_sh" --quiet --prefix /opt/cadence --lib "$LIB" --h
 snapshot "$stage" >"$tmp/stage.after"
 cmp -s "$tmp/stage.before" "$tmp/stage.after" || { diff "$tmp/stage.before" "$tmp/stage.after" >&2; fail "installing twice into DESTDIR changed files"; }
 echo "install_test: ok  DESTDIR=$stage --prefix /opt/cadence (staged, idempotent)"
+
+# the ldconfig hint: only for a configured loader directory whose cache lacks the
+# file, never under DESTDIR; a fake ldconfig plays the loader's configuration
+cat >"$tmp/fake-ldconfig" <<'EOF'
+#!/bin/sh
+case "$1" in
+  -p) echo "2 libs found in cache \`/etc/ld.so.cache'"
+      [ -z "${FAKE_CACHED:-}" ] || printf '\t%s (libc6,x86-64) => %s\n' "$FAKE_SO" "$FAKE_CACHED"
+      printf '\tlibz.so.1 (libc6,x86-64) => /lib/libz.so.1\n' ;;
+  *)  [ -z "${FAKE_DIR:-}" ] || printf '%s: (from /etc/ld.so.conf.d/libc.conf:2)\n' "$FAKE_DIR"
+      [ -z "${FAKE_BUILTIN:-}" ] || printf '%s: (from <builtin>:0)\n' "$FAKE_BUILTIN"
+      printf '\tlibz.so.1 -> libz.so.1.2.13\n' ;;
+esac
+EOF
+chmod +x "$tmp/fake-ldconfig"
+# hint_run NAME [VAR=value ...]: install into $tmp/ldc-NAME with the fake ldconfig
+hint_run() {
+  n=$1; shift
+  env LDCONFIG="$tmp/fake-ldconfig" FAKE_SO="$so" "$@" \
+    sh "$install_sh" --prefix "$tmp/ldc-$n" --lib "$LIB" --header "$HEADER" >"$tmp/ldc-$n.log" 2>&1 ||
+    { cat "$tmp/ldc-$n.log" >&2; fail "install.sh with a fake ldconfig ($n) failed"; }
+}
+hint_run conf FAKE_DIR="$tmp/ldc-conf/lib"
+grep -q "sudo ldconfig" "$tmp/ldc-conf.log" || { cat "$tmp/ldc-conf.log" >&2; fail "no ldconfig hint for a configured loader directory"; }
+hint_run cached FAKE_DIR="$tmp/ldc-cached/lib" FAKE_CACHED="$tmp/ldc-cached/lib/$so"
+hint_run other FAKE_DIR=/usr/local/lib
+hint_run builtin FAKE_BUILTIN="$tmp/ldc-builtin/lib"
+mkdir -p "$tmp/ldc-staged/lib"   # the live directory exists and is configured: DESTDIR alone keeps the hint away
+hint_run staged DESTDIR="$tmp/ldc-stage" FAKE_DIR="$tmp/ldc-staged/lib"
+for n in cached other builtin staged; do
+  if grep -q ldconfig "$tmp/ldc-$n.log"; then cat "$tmp/ldc-$n.log" >&2; fail "an ldconfig hint where none is due ($n)"; fi
+done
+echo "install_test: ok  the ldconfig hint for a configured loader directory not yet in the cache (none when cached, elsewhere, trusted or DESTDIR)"
 
 # a header of another ABI, or a library without a SONAME, is refused
 sed "s/^#define CAD_ABI_VERSION [0-9]*/#define CAD_ABI_VERSION $((abi + 1))/" "$HEADER" >"$tmp/other-abi.h"

@@ -171,6 +171,7 @@ def find_library_candidates() -> List[Tuple[str, str]]:
 
 def _load() -> Tuple[ctypes.CDLL, str]:
     tried: List[str] = []
+    unloadable_found = ""  # a name find_library reported that the loader then could not load
     for what, path in find_library_candidates():
         if not path:
             tried.append(f"  - {what}: {'not set' if what.startswith('$') else 'not found'}")
@@ -185,6 +186,8 @@ def _load() -> Tuple[ctypes.CDLL, str]:
             return ctypes.CDLL(path), path
         except OSError as exc:
             tried.append(f"  - {what}: {path} ({exc})")
+            if "find_library" in what:
+                unloadable_found = path
             if what.startswith("$"):
                 warnings.warn(f"{ENV_VAR}={path!r} could not be loaded ({exc}); looking elsewhere", RuntimeWarning, stacklevel=3)
     raise LibraryNotFoundError(
@@ -192,7 +195,20 @@ def _load() -> Tuple[ctypes.CDLL, str]:
         + "\n".join(tried)
         + f"\nBuild it (swift build -c release) and set {ENV_VAR}=/path/to/libcadence.so, "
         "or copy the library into the installed package directory (see the README)."
+        + _loader_hint(unloadable_found)
     )
+
+
+def _loader_hint(name: str) -> str:
+    # find_library also looks where the linker would (gcc -lcadence), so it finds a
+    # library that scripts/install.sh has just put into /usr/local/lib before the
+    # loader's cache (ldconfig) knows it: dlopen of that name then fails.
+    if not name or sys.platform in ("darwin", "win32"):
+        return ""
+    return (f"\nctypes.util.find_library('cadence') found {name}, but the loader could not load it. "
+            "A library just installed into a system directory (scripts/install.sh, default "
+            "/usr/local/lib) loads only once the loader's cache knows it: run 'sudo ldconfig'. "
+            f"In any other directory set LD_LIBRARY_PATH=/that/dir, or {ENV_VAR}=/that/dir/{name}.")
 
 
 class Lib:

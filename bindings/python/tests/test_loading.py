@@ -182,6 +182,33 @@ def test_runtime_only_install_is_found_by_its_soname(tmp_path):
     assert mapped == str(runtime / soname)
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ELF loader and its cache")
+def test_found_but_not_loadable_hints_at_ldconfig(tmp_path):
+    # scripts/install.sh into /usr/local/lib before ldconfig has run: find_library
+    # finds the library where the linker looks (gcc -lcadence; LIBRARY_PATH plays
+    # /usr/local/lib here), and the loader, whose cache does not know it, cannot load it.
+    if ctypes.util.find_library("cadence"):
+        pytest.skip("a system libcadence is installed")
+    soname = f"libcadence.so.{_abi.ABI_VERSION}"
+    pkg = _copy_package(tmp_path)
+    libdir = tmp_path / "usr-local-lib"
+    libdir.mkdir()
+    shutil.copy(cadence.LIBRARY_PATH, libdir / soname)
+    (libdir / "libcadence.so").symlink_to(soname)
+    env = {k: v for k, v in os.environ.items() if k not in ("CADENCE_LIBRARY", "LD_LIBRARY_PATH")}
+    env.update(PYTHONPATH=str(pkg), LIBRARY_PATH=str(libdir))
+    found = subprocess.run([sys.executable, "-c", "import ctypes.util; print(ctypes.util.find_library('cadence'))"],
+                           env=env, capture_output=True, text=True, timeout=60).stdout.strip()
+    if found in ("", "None"):
+        pytest.skip("ctypes.util.find_library does not ask the linker here (no gcc?)")
+    r = subprocess.run([sys.executable, "-c", "import cadence"], cwd=str(pkg), env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode != 0
+    assert "LibraryNotFoundError" in r.stderr
+    assert f"found {found}, but the loader could not load it" in r.stderr
+    assert "sudo ldconfig" in r.stderr and "LD_LIBRARY_PATH" in r.stderr
+
+
 def test_bad_env_path_warns_and_falls_back(tmp_path):
     pkg = _copy_package(tmp_path)
     shutil.copy(cadence.LIBRARY_PATH, pkg / "cadence" / _lib.LIBRARY_FILENAMES[0])
