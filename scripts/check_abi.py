@@ -3,7 +3,7 @@
 
 * every function the header declares is exported, and nothing but `cad_*`
   functions is exported (the version script hides the Swift runtime);
-* every function of ../shared/spec/API.md (when present) is in the header;
+* every function of the spec, docs/spec/API.md, is in the header;
 * `ldd` shows no Swift or Foundation libraries (the runtime is linked statically);
 * DT_SONAME is `libcadence.so.<CAD_ABI_VERSION of the header>` (hosts record it
   as DT_NEEDED, so it must change exactly when the ABI does), and no version
@@ -39,7 +39,7 @@ if exported - declared:
     problems.append(f"exported but not declared: {sorted(exported - declared)}")
 if others:
     problems.append(f"non-cad_ symbols exported: {others[:10]}")
-api = root.parent / "shared" / "spec" / "API.md"
+api = root / "docs" / "spec" / "API.md"
 if api.exists():
     wanted = set(re.findall(r"\b(cad_[a-z0-9_]+)\s*\(", api.read_text()))
     header = (root / "include/cadence.h").read_text()

@@ -17,6 +17,15 @@ cadence_python_ready test
 step "header and binding tables are up to date (scripts/gen_header.py --check)"
 "$PYTHON" scripts/gen_header.py --check
 
+# the spec ships as docs/spec/, a verbatim copy; a clean clone has no ../shared/spec to compare
+if compgen -G "../shared/spec/*.md" >/dev/null; then
+  step "docs/spec/ is a verbatim copy of ../shared/spec/"
+  for f in ../shared/spec/*.md; do
+    cmp -s "$f" "docs/spec/${f##*/}" ||
+      { echo "test: docs/spec/${f##*/} differs from $f: copy it (cp $f docs/spec/)" >&2; exit 1; }
+  done
+fi
+
 step "build libcadence.so (release)"
 swift build -c release --product cadence 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
 test -f .build/release/libcadence.so
