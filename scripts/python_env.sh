@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # scripts/python_env.sh - sourced, from the repository root, by the scripts that
 # run Python (setup.sh, demo.sh, test.sh, reliability.sh, benchmarks/run.sh).
 # Sets and exports PYTHON, the interpreter for the demo and the tests:
