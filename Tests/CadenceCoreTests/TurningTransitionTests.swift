@@ -180,6 +180,39 @@ struct TurningTransitionTests: PlainMatrices {
         #expect(near(Double(cube.items[1].worldOpacity), 0.8, 1e-6) && near(Double(cube.items[3].worldOpacity), 0.8, 1e-6))
     }
 
+    /// A layer hidden while its cube transition runs still draws the container
+    /// and the outgoing picture (decisions.md), turned as when visible: top
+    /// (world identity) > l (bounds 100 x 50 at (50, 25): world identity) > m;
+    /// cube fromLeft at p = 0.25, outgoing angle pi/8, e = 50 (the literal
+    /// values of `literal()`), m's world T(25, 15, 0) times that.
+    @Test("a hidden layer's turning outgoing picture")
+    func hiddenLayer() throws {
+        var r = Rig()
+        let top = r.layer()
+        let l = r.layer(["bounds": [0, 0, 100, 50], "position": [50, 25]])
+        let m = r.layer(["bounds": [0, 0, 10, 10], "position": [30, 20]])
+        try r.e.addSublayer(top, l)
+        try r.e.addSublayer(l, m)
+        r.tick(0)
+        var t = try AnimationSpec(kind: .transition, keyPath: nil)
+        try t.setTransition(.cube, .fromLeft)
+        t.timing.duration = 1
+        t.setTimingCurve(.linear)
+        r.add(l, t)
+        try r.e.setActionsEnabled(layer: l, false)
+        try r.e.set(layer: l, "hidden", [1])
+        r.tick(0.25)
+        let items = try render(&r, top)
+        let counted = try r.e.renderListCount(root: top)
+        #expect(items.count == 4 && counted == 4)   // top, container, outgoing l and m
+        guard items.count == 4 else { return }
+        #expect(items[1].flags & RenderItem.transitionClip != 0 && items[1].flags & RenderItem.masksToBounds == 0)
+        let expected = turned(aboutY: true, angle: .pi / 8, e: 50, k: -0.005, cx: 50, cy: 25)
+        expectWorld(items[2], expected)
+        expectWorld(items[3], mul(T(25, 15, 0), expected))
+        #expect(items[2].worldOpacity == 1)
+    }
+
     @Test("flip and cube are accepted with every subtype, and counted as the other types")
     func counts() throws {
         for type in [TransitionType.flip, .cube] {
