@@ -1519,7 +1519,7 @@ static void do_op(int op) {
             cad_anim kids[2] = {pick_anim(ep.s), pick_anim(ep.s)};
             if (!ignored("group-fanout") || g_group_calls++ < 6) CALL(cad_anim_group_set_children, ep.e, a, kids, 2);
         } else {
-            CALL(cad_anim_set_transition, ep.e, a, u8() % 4, u8() % 4);
+            CALL(cad_anim_set_transition, ep.e, a, u8() % 6, u8() % 4);
         }
         CALL(cad_anim_set_duration, ep.e, a, (double)(1 + u8() % 8) * 0.125);
         if (b & 32) CALL(cad_anim_set_callback, ep.e, a, anim_cb, &g_tokens[b & 3]);

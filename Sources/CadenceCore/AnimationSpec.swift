@@ -19,6 +19,13 @@ public enum RotationMode: Int32, Sendable, CaseIterable {
 
 public enum TransitionType: Int32, Sendable, CaseIterable {
     case fade = 0, moveIn = 1, push = 2, reveal = 3
+    /// Cadence's own 3D types (SEMANTICS.md §8, beyond Core Animation's public
+    /// API): the pictures turn (`Engine.turningMatrices`) instead of sliding.
+    case flip = 4, cube = 5
+
+    /// flip and cube: each picture gets a local 4x4 matrix instead of an offset.
+    @inline(__always)
+    var turns: Bool { self == .flip || self == .cube }
 }
 
 public enum TransitionSubtype: Int32, Sendable, CaseIterable {

@@ -127,22 +127,23 @@ extension Engine {
             let x = Int(scratchChain[k])
             // Saturated per level, as the traversal hands worlds down (`renderList`).
             w = (localMatrix(x) * w).saturated
-            // As the full list draws it: a running transition moves the
-            // layer's incoming picture, and with it the whole live subtree.
-            if let g = incomingPicture(x) { w = (.translation(g.dx, g.dy, 0) * w).saturated }
+            // As the full list draws it: a running transition moves (or turns)
+            // the layer's incoming picture, and with it the whole live subtree.
+            if let g = incomingPicture(x) { w = (g.matrix * w).saturated }
             k -= 1
         }
         return w
     }
 
-    /// The offset and opacity factor of layer `x`'s incoming picture while a
-    /// transition is showing on it (SEMANTICS.md §8), nil otherwise.
-    func incomingPicture(_ x: Int) -> (dx: Double, dy: Double, alpha: Double)? {
+    /// The local matrix (pre-multiplied onto the layer's world) and opacity
+    /// factor of layer `x`'s incoming picture while a transition is showing on
+    /// it (SEMANTICS.md §8), nil otherwise.
+    func incomingPicture(_ x: Int) -> (matrix: Transform3D, alpha: Double)? {
         let t = Int(layers[x].transition)
         guard t >= 0, let tr = inst.extras[t].transition, tr.visible else { return nil }
         let b = x &* LayerProperty.stride
         let g = Engine.transitionGeometry(tr, w: pres[b &+ 8], h: pres[b &+ 9])
-        return (g.inX, g.inY, g.inAlpha)
+        return (pictureMatrices(tr, layer: x, g).incoming, g.inAlpha)
     }
 
     /// A layer left out of the render list (hidden, not yet begun): neither it
@@ -230,7 +231,79 @@ extension Engine {
             return (0, 0, 1, -dx * (1 - p), -dy * (1 - p), 1)
         case .reveal:
             return (dx * p, dy * p, 1, 0, 0, 1)
+        case .flip:
+            // No offsets (the turn is in `turningMatrices`); one face shows:
+            // the outgoing picture while p < 0.5, the incoming one from 0.5 on.
+            let o: Double = pc < 0.5 ? 1 : 0
+            return (0, 0, o, 0, 0, 1 - o)
+        case .cube:
+            return (0, 0, 1, 0, 0, 1)
         }
+    }
+
+    /// The local matrices pre-multiplied onto the worlds of the outgoing and
+    /// incoming pictures of layer `l`'s transition (in its bounds space): the
+    /// offsets of `g` as translations for fade, moveIn, push and reveal (the
+    /// products are the ones these types always had), the 3D turn of
+    /// `turningMatrices` for flip and cube.
+    @inline(__always)
+    func pictureMatrices(_ tr: TransitionRuntime, layer l: Int,
+                         _ g: (outX: Double, outY: Double, outAlpha: Double, inX: Double, inY: Double, inAlpha: Double))
+        -> (outgoing: Transform3D, incoming: Transform3D) {
+        guard tr.type.turns else { return (.translation(g.outX, g.outY, 0), .translation(g.inX, g.inY, 0)) }
+        let b = l &* LayerProperty.stride
+        return Engine.turningMatrices(tr, x: pres[b &+ 6], y: pres[b &+ 7], w: pres[b &+ 8], h: pres[b &+ 9])
+    }
+
+    /// The local matrices of the two pictures of a flip or cube transition
+    /// (Cadence's own types, SEMANTICS.md §8; docs/decisions.md, Transitions),
+    /// for a layer whose bounds are (x, y, w, h). Row vectors (§2.2), composed
+    /// left to right; c = (x + w/2, y + h/2) the bounds centre; P the
+    /// perspective, m34 = -1/D with D = 2 max(w, h) (none when D <= 0 or NaN);
+    /// R the rotation about y (fromLeft, fromRight) or x (fromTop, fromBottom).
+    ///
+    /// flip: out = T(-c) R(s pi p) P T(c), in = T(-c) R(s pi (p - 1)) P T(c).
+    /// cube (E = w about y, h about x; the cube's centre at depth -E/2):
+    /// out = T(-c) T(0,0,E/2) R(s (pi/2) p) T(0,0,-E/2) P T(c), in: angle s (pi/2) (p - 1).
+    ///
+    /// The sign s, from CATransform3DMakeRotation's rows (`Transform3D.rotation`):
+    /// - about y, [x y z 1] R_y(a) = (x cos a + z sin a, y, -x sin a + z cos a):
+    ///   a point of the left edge (x = -W/2 from the centre, z = 0) gets
+    ///   z' = (W/2) sin a, toward the viewer (+z) when sin a > 0. flip fromLeft
+    ///   (left edge forward in the first half, a = s pi p in (0, pi/2]): s = +1;
+    ///   fromRight, the mirror: s = -1. cube: the incoming face's centre
+    ///   (0, 0, E/2) from the axis goes to x' = (E/2) sin a, at p = 0
+    ///   (a = -s pi/2) x' = -s E/2: on the left (fromLeft) for s = +1, and the
+    ///   outgoing face (a = (pi/2) p > 0) moves right; fromRight s = -1.
+    /// - about x, [x y z 1] R_x(a) = (x, y cos a - z sin a, y sin a + z cos a):
+    ///   the top edge (y = -H/2, y grows downward) gets z' = -(H/2) sin a,
+    ///   forward when sin a < 0: flip fromTop s = -1, fromBottom s = +1. cube:
+    ///   the incoming face's centre goes to y' = -(E/2) sin a, at p = 0 s E/2:
+    ///   on top (y' < 0) for s = -1 (fromTop); fromBottom s = +1.
+    /// So s = +1 for fromLeft and fromBottom, -1 for fromRight and fromTop, in
+    /// both types. A NaN progress turns nothing (as 0, like the fade factors).
+    static func turningMatrices(_ tr: TransitionRuntime, x: Double, y: Double, w: Double, h: Double)
+        -> (outgoing: Transform3D, incoming: Transform3D) {
+        let p = tr.progress.isNaN ? 0 : tr.progress
+        let cx = x + w / 2, cy = y + h / 2
+        let d = 2 * Swift.max(w, h)
+        var perspective = Transform3D.identity
+        if d > 0 { perspective.r3.w = -1 / d }
+        let aboutY = tr.subtype == .fromLeft || tr.subtype == .fromRight
+        let s: Double = (tr.subtype == .fromLeft || tr.subtype == .fromBottom) ? 1 : -1
+        @inline(__always) func turn(_ a: Double) -> Transform3D {
+            aboutY ? .rotation(a, 0, 1, 0) : .rotation(a, 1, 0, 0)
+        }
+        let toCentre = Transform3D.translation(-cx, -cy, 0)
+        let back = perspective * .translation(cx, cy, 0)
+        if tr.type == .cube {
+            let e = aboutY ? w : h
+            let front = Transform3D.translation(0, 0, e / 2), behind = Transform3D.translation(0, 0, -e / 2)
+            let q = Double.pi / 2
+            return (toCentre * front * turn(s * q * p) * behind * back,
+                    toCentre * front * turn(s * q * (p - 1)) * behind * back)
+        }
+        return (toCentre * turn(s * .pi * p) * back, toCentre * turn(s * .pi * (p - 1)) * back)
     }
 
     // MARK: render list
@@ -683,6 +756,7 @@ extension Engine {
         if transitionShowing, let tr = inst.extras[t].transition {
             let b = l &* LayerProperty.stride
             let g = Engine.transitionGeometry(tr, w: pres[b &+ 8], h: pres[b &+ 9])
+            let incoming = pictureMatrices(tr, layer: l, g).incoming
             let containerIndex = emitClipContainer(l, t, world: w, parentOut: parentOut, parentOpacity: parentOpacity,
                                                    flags: extraFlags, out: &out, n: &n)
             if tr.type == .reveal {
@@ -692,7 +766,7 @@ extension Engine {
                 emitOutgoing(t, parentOut: containerIndex, out: &out, n: &n)
             }
             itemParent = containerIndex
-            w = (.translation(g.inX, g.inY, 0) * w).saturated
+            w = (incoming * w).saturated
             inAlpha = g.inAlpha
             wo = parentOpacity * ownOpacity * inAlpha
             extraFlags |= RenderItem.transitionIncoming
@@ -720,16 +794,17 @@ extension Engine {
         return true
     }
 
-    /// Writes a transition's frozen outgoing picture under the clip container.
     /// The clip container of layer `l`'s showing transition `t` (masks to the
-    /// layer's bounds, draws nothing itself); remembers the world and opacity
-    /// the outgoing picture hangs from. Returns the container's index.
+    /// layer's bounds, except for flip and cube, whose turning pictures leave
+    /// them; draws nothing itself); remembers the world and opacity the
+    /// outgoing picture hangs from. Returns the container's index.
     func emitClipContainer(_ l: Int, _ t: Int, world w: Transform3D, parentOut: Int32, parentOpacity: Double,
                            flags: Int32, out: inout MutableSpan<RenderItem>, n: inout Int) -> Int32 {
         var c = RenderItem()
         c.layer = layerID(l)
         c.parent = parentOut
-        c.flags = RenderItem.masksToBounds | RenderItem.transitionClip | flags
+        let turns = inst.extras[t].transition?.type.turns ?? false
+        c.flags = (turns ? 0 : RenderItem.masksToBounds) | RenderItem.transitionClip | flags
         c.world = w.float16
         c.bounds = cache[l].bounds
         c.opacity = 1
@@ -761,11 +836,13 @@ extension Engine {
         emitOutgoing(t, parentOut: containerIndex, out: &out, n: &n)
     }
 
+    /// Writes a transition's frozen outgoing picture under the clip container.
     func emitOutgoing(_ t: Int, parentOut: Int32, out: inout MutableSpan<RenderItem>, n: inout Int) {
         guard let tr = inst.extras[t].transition else { return }
         let l = Int(inst.items[t].layer)
         let bw = pres[l * LayerProperty.stride + 8], bh = pres[l * LayerProperty.stride + 9]
         let g = Engine.transitionGeometry(tr, w: bw, h: bh)
+        let outM = pictureMatrices(tr, layer: l, g).outgoing
         let base = n
         // Inside another transition's incoming picture (the clip container
         // carries its flag), every item of this outgoing picture belongs to it too.
@@ -777,7 +854,7 @@ extension Engine {
             let w: Transform3D
             let wo: Double
             if s.parent < 0 {
-                w = (.translation(g.outX, g.outY, 0) * tr.lastWorld).saturated
+                w = (outM * tr.lastWorld).saturated
                 item.parent = parentOut
                 item.opacity = Float(Double(item.opacity) * g.outAlpha)
                 wo = tr.lastOpacity * Double(item.opacity)

@@ -378,7 +378,7 @@ static inline cad_anim scen_make_anim(scen_state *s, int depth) {
         break;
     }
     default: /* transition */
-        scen_status(s, cad_anim_set_transition(s->e, a, (cad_transition_type)rel_below(&s->rng, 4),
+        scen_status(s, cad_anim_set_transition(s->e, a, (cad_transition_type)rel_below(&s->rng, 6),
                                                (cad_transition_subtype)rel_below(&s->rng, 4)));
         if (rel_below(&s->rng, 3) == 0) {
             double p0 = rel_uniform(&s->rng, 0, 0.5), p1 = rel_uniform(&s->rng, 0.5, 1);

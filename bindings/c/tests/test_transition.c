@@ -229,6 +229,50 @@ TEST(invalid_arguments) {
   cad_engine_destroy(e);
 }
 
+/* Cadence's 3D types (docs/decisions.md, Transitions): CAD_TRANSITION_FLIP = 4
+ * and CAD_TRANSITION_CUBE = 5 take every subtype; 6 is refused. */
+TEST(flip_and_cube_values) {
+  cad_engine *e = t_engine();
+  cad_anim a = t_anim(e, CAD_ANIM_TRANSITION, NULL);
+  int sub;
+  EXPECT_INT_EQ(CAD_TRANSITION_FLIP, 4);
+  EXPECT_INT_EQ(CAD_TRANSITION_CUBE, 5);
+  for (sub = CAD_FROM_LEFT; sub <= CAD_FROM_BOTTOM; sub++) {
+    EXPECT_OK(cad_anim_set_transition(e, a, CAD_TRANSITION_FLIP, (cad_transition_subtype)sub));
+    EXPECT_OK(cad_anim_set_transition(e, a, CAD_TRANSITION_CUBE, (cad_transition_subtype)sub));
+  }
+  EXPECT_STATUS(cad_anim_set_transition(e, a, (cad_transition_type)6, CAD_FROM_LEFT), CAD_ERR_INVALID_ARGUMENT);
+  cad_engine_destroy(e);
+}
+
+/* flip fromLeft at p = 0.25 (linear, 1 s). L: bounds 100 x 50, world identity,
+ * opacity 0.8; c = (50, 25), D = 2 max(100, 50) = 200, k = m34 = -1/200.
+ * Outgoing M = T(-c) R_y(pi/4) P T(c), cos = sin = sqrt(2)/2 = 0.70710678:
+ *   row 1 = (cos + 0.25 sin, 0.125 sin, -sin, 0.005 sin)
+ *         = (0.88388348, 0.08838835, -0.70710678, 0.00353553)
+ *   row 4 = -50 row1 - 25 (0, 1, 0, 0) + (50, 25, 0, 1)
+ *         = (5.80582618, -4.41941738, 35.35533906, 0.82322330)
+ * The left edge (0, 25, 0, 1) has z = 35.355 > 0: it comes toward the viewer.
+ * Only the outgoing face shows (p < 0.5): world opacity 0.8 and 0. The clip
+ * container does not mask to bounds; the items are those of the other types. */
+TEST(flip_matrix) {
+  scene s = make_scene();
+  pictures p;
+  start_transition(&s, CAD_TRANSITION_FLIP, CAD_FROM_LEFT);
+  t_tick(s.e, 0.25);
+  find_pictures(&s, &p);
+  EXPECT_INT_EQ(p.n, 6); /* R, container, outgoing L and C, incoming L and C */
+  EXPECT_TRUE((p.items[p.clip].flags & CAD_ITEM_MASKS_TO_BOUNDS) == 0);
+  EXPECT_NEAR(p.items[p.out].world[0], 0.88388348, 1e-5);
+  EXPECT_NEAR(p.items[p.out].world[3], 0.00353553, 1e-6);
+  EXPECT_NEAR(p.items[p.out].world[12], 5.80582618, 1e-4);
+  EXPECT_NEAR(p.items[p.out].world[14], 35.35533906, 1e-4);
+  EXPECT_NEAR(p.items[p.out].world[15], 0.82322330, 1e-5);
+  EXPECT_NEAR(p.items[p.out].world_opacity, 0.8, 1e-6);
+  EXPECT_NEAR(p.items[p.in].world_opacity, 0, 0);
+  cad_engine_destroy(s.e);
+}
+
 TEST_LIST = {
     TEST_ENTRY(key_is_always_transition),
     TEST_ENTRY(structure),
@@ -239,6 +283,8 @@ TEST_LIST = {
     TEST_ENTRY(reveal_draws_incoming_below),
     TEST_ENTRY(progress_range_and_timing),
     TEST_ENTRY(invalid_arguments),
+    TEST_ENTRY(flip_and_cube_values),
+    TEST_ENTRY(flip_matrix),
 };
 
 TEST_MAIN("transition")

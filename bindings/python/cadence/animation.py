@@ -575,8 +575,9 @@ class Animation:
     def transition(cls, engine: "Engine", type: Union[str, int] = "fade", subtype: Union[str, int] = "fromLeft",
                    start_progress: float = 0.0, end_progress: float = 1.0, duration: Optional[float] = None,
                    **timing: Any) -> "Animation":
-        """A CATransition (SEMANTICS.md §8): type "fade", "moveIn", "push", "reveal";
-        subtype "fromLeft", "fromRight", "fromTop", "fromBottom"."""
+        """A CATransition (SEMANTICS.md §8): type "fade", "moveIn", "push", "reveal",
+        or Cadence's 3D "flip" and "cube"; subtype "fromLeft", "fromRight", "fromTop",
+        "fromBottom"."""
         a = cls(engine, AnimKind.TRANSITION, None)
         with a._closing_on_error():
             a.set_transition(type, subtype)

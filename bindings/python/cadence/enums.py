@@ -103,6 +103,8 @@ class TransitionType(enum.IntEnum):
     MOVE_IN = _C["CAD_TRANSITION_MOVE_IN"]
     PUSH = _C["CAD_TRANSITION_PUSH"]
     REVEAL = _C["CAD_TRANSITION_REVEAL"]
+    FLIP = _C["CAD_TRANSITION_FLIP"]  # Cadence's own 3D types (SEMANTICS.md §8)
+    CUBE = _C["CAD_TRANSITION_CUBE"]
 
 
 class TransitionSubtype(enum.IntEnum):

@@ -366,7 +366,7 @@ class Fuzzer:
                 kids = [Animation.basic(eng, "position.x", to=self.r.uniform(-9, 9)) for _ in range(self.r.randint(0, 3))]
                 an = Animation.group(eng, kids, duration=self.r.choice([0, 0.5, 2]))
             elif kind == "transition":
-                an = Animation.transition(eng, self.r.randrange(4), self.r.randrange(4), duration=0.3)
+                an = Animation.transition(eng, self.r.randrange(6), self.r.randrange(4), duration=0.3)
             else:
                 p = cadence.Path().move_to(0, 0)
                 for _ in range(self.r.randint(0, 5)):

@@ -404,3 +404,34 @@ def test_undamped_spring_keeps_a_finite_duration(engine, layer):
     layer.add_animation(a, "s")
     engine.tick(0.25)
     assert [e.kind for e in engine.poll_events()] == [EventKind.START, EventKind.STOP]
+
+
+@pytest.mark.parametrize("name,member,value", [("flip", "FLIP", 4), ("cube", "CUBE", 5)])
+def test_flip_and_cube_types_are_exposed(engine, name, member, value):
+    # Cadence's 3D transitions (SEMANTICS.md §8): enum members, C constants and names.
+    from cadence import _abi
+    assert cadence.TransitionType[member] == value == _abi.CONSTANTS["CAD_TRANSITION_" + member]
+    for sub in ("fromLeft", "fromRight", "fromTop", "fromBottom"):
+        t = Animation.transition(engine, name, sub, duration=1)
+        assert t.transition_type is cadence.TransitionType[member]
+    with pytest.raises(cadence.InvalidArgumentError):
+        Animation.transition(engine, 6)
+
+
+def test_flip_render_list(engine):
+    # flip fromLeft, W = 100, H = 50, p = 0.25 (linear): the layer's world is T(-50, -25, 0)
+    # (bounds at the origin, position 0), c = (50, 25), m34 = -1/200. The outgoing
+    # picture's world is T(-c) R_y(pi/4) P T(c) T(-50, -25, 0) (the last translation
+    # leaves columns 3 and 4): m14 = -sin(pi/4) k = 0.005 sin(pi/4) = 0.00353553 and
+    # m43 = -50 m13 = -50 (-sin(pi/4)) = 35.3553; only it shows (p < 0.5).
+    l = engine.create_layer(bounds=(0, 0, 100, 50), contents=1)
+    engine.tick(0)
+    l.add_animation(Animation.transition(engine, "flip", "fromLeft", duration=1, timing_function="linear"))
+    l.contents = 2
+    engine.tick(0.25)
+    items = engine.render_list(l)
+    assert g(items[0], "flags") & ItemFlag.TRANSITION_CLIP and not g(items[0], "flags") & ItemFlag.MASKS_TO_BOUNDS
+    out, inc = _pictures(items)
+    w = g(out[0], "world")
+    assert w[3] == pytest.approx(0.00353553, abs=1e-6) and w[14] == pytest.approx(35.3553391, abs=1e-4)
+    assert g(out[0], "world_opacity") == pytest.approx(1) and g(inc[0], "world_opacity") == 0
