@@ -168,26 +168,8 @@ struct OverflowSaturationTests: PlainMatrices {
         #expect(value(t, 0.5).isFinite)
     }
 
-    /// The frame loop's flat copy of a small cubic track (position, two
-    /// lanes): x through −1e308, 1e308, −1e308 as above; y through 0, 5, 10
-    /// (tangents 2.5, 5, 2.5): at u = ½ of segment 0, ⅛·2.5 + ½·5 − ⅛·5 = 2.1875.
-    @Test("cubic position keyframes near ±1e308 in the frame loop")
-    func cubicKeyframesInTheFrameLoop() {
-        var r = Rig()
-        let l = r.layer(["position": [7, 8]])
-        var s = try! AnimationSpec(kind: .keyframe, keyPath: "position")
-        try! s.setValues([-1e308, 0, 1e308, 5, -1e308, 10], count: 3, components: 2)
-        try! s.setCalculationMode(.cubic)
-        s.timing.duration = 1
-        r.add(l, s, key: "k")
-        r.tick(0)
-        #expect(r.pres(l, "position") == [-1e308, 0])
-        r.tick(0.25)
-        let p = r.pres(l, "position")
-        #expect(abs(p[0] - 1.25e307) <= 1e-15 * 1e308 && p[1] == 2.1875, "\(p)")
-        r.tick(0.5)
-        #expect(r.pres(l, "position") == [1e308, 5])
-    }
+    // (The frame loop's flat copy of such a track: FrameLoopFastPathTests,
+    // "keyframes on plain components".)
 
     // MARK: D3, cumulative whole-matrix animations
 
