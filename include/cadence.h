@@ -203,7 +203,10 @@ enum {
   CAD_ITEM_TRANSITION_INCOMING = 8,
   /*
    * Cadence: the invisible container of a running transition; its two pictures
-   * are its children and are clipped to its bounds (it also has MASKS_TO_BOUNDS).
+   * are its children. For fade, moveIn, push and reveal they are clipped to its
+   * bounds (it also has MASKS_TO_BOUNDS); flip and cube turn out of the layer's
+   * plane and their container does not mask. A layer hidden since the add still
+   * yields its container, with no children.
    */
   CAD_ITEM_TRANSITION_CLIP = 16
 };
@@ -717,7 +720,7 @@ CAD_API cad_status cad_transaction_begin_keyframe(cad_engine *e, double relative
  * Writes the render list of `root`'s subtree into `out` (`cap` items):
  * depth-first, sublayers in order, hidden and not-yet-begun subtrees left out,
  * world matrices by SEMANTICS.md sec. 2.2, transitions as a clip container with
- * their two pictures (sec. 8). `*n_out` = items written, or with `cap` too small
+ * their two pictures (sec. 8; an empty container when both pictures are hidden). `*n_out` = items written, or with `cap` too small
  * `CAD_ERR_BUFFER_TOO_SMALL` and the count needed (nothing written). Allocates
  * nothing once the scene is warm. With `cap` at least the number of live
  * layers (`cad_engine_layer_count`) plus the items of running transitions

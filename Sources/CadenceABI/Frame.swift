@@ -4,7 +4,7 @@ import CadenceCore
 /// Writes the render list of `root`'s subtree into `out` (`cap` items):
 /// depth-first, sublayers in order, hidden and not-yet-begun subtrees left out,
 /// world matrices by SEMANTICS.md §2.2, transitions as a clip container with
-/// their two pictures (§8). `*n_out` = items written, or with `cap` too small
+/// their two pictures (§8; an empty container when both pictures are hidden). `*n_out` = items written, or with `cap` too small
 /// `CAD_ERR_BUFFER_TOO_SMALL` and the count needed (nothing written). Allocates
 /// nothing once the scene is warm. With `cap` at least the number of live
 /// layers (`cad_engine_layer_count`) plus the items of running transitions

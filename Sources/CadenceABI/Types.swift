@@ -171,7 +171,10 @@ public enum cad_anonymous_item_flags: Int32 {
     /// Part of a transition's live incoming picture.
     case CAD_ITEM_TRANSITION_INCOMING = 8
     /// Cadence: the invisible container of a running transition; its two pictures
-    /// are its children and are clipped to its bounds (it also has MASKS_TO_BOUNDS).
+    /// are its children. For fade, moveIn, push and reveal they are clipped to its
+    /// bounds (it also has MASKS_TO_BOUNDS); flip and cube turn out of the layer's
+    /// plane and their container does not mask. A layer hidden since the add still
+    /// yields its container, with no children.
     case CAD_ITEM_TRANSITION_CLIP = 16
 }
 
