@@ -558,6 +558,8 @@ extension Engine {
                 let c = Int(subs[k])
                 guard isFastLeaf(c) else { break }
                 k += 1
+                // Read with the other flags (its bounds check shared), for the end.
+                let stale = layers[c].worldStale
                 if layers[c].presHidden {
                     markSkipped(c)
                     continue
@@ -605,7 +607,11 @@ extension Engine {
                 let r4 = sat4(tx * r1 + ty * r2 + tz * r3 + r4w)
                 // Field by field, straight across: no staging of
                 // the whole item through registers and the stack,
-                // no memcpy call.
+                // no memcpy call. (The four floats from borderWidth on are
+                // read before any store, so that they move as one 16-byte
+                // unit: the output might alias the cache as far as the
+                // compiler knows.)
+                let metrics = (cs[c].borderWidth, cs[c].cornerRadius, cs[c].shadowOpacity, cs[c].shadowRadius)
                 out[n].layer = cs[c].layer
                 out[n].parent = parentOut
                 out[n].flags = cs[c].flags
@@ -617,16 +623,16 @@ extension Engine {
                 out[n].backgroundColor = cs[c].backgroundColor
                 out[n].borderColor = cs[c].borderColor
                 out[n].shadowColor = cs[c].shadowColor
-                out[n].borderWidth = cs[c].borderWidth
-                out[n].cornerRadius = cs[c].cornerRadius
-                out[n].shadowOpacity = cs[c].shadowOpacity
-                out[n].shadowRadius = cs[c].shadowRadius
+                out[n].borderWidth = metrics.0
+                out[n].cornerRadius = metrics.1
+                out[n].shadowOpacity = metrics.2
+                out[n].shadowRadius = metrics.3
                 out[n].shadowOffset = cs[c].shadowOffset
                 out[n].contentsRect = cs[c].contentsRect
                 out[n].contents = cs[c].contents
                 // geomDirty stays as it is (the general path clears it when it
                 // next computes this layer); the cached world is now stale.
-                if !layers[c].worldStale { layers[c].worldStale = true }
+                if !stale { layers[c].worldStale = true }
                 n &+= 1
             }
         }
@@ -640,8 +646,8 @@ extension Engine {
     /// translation comes from the block): the same items and flags from a
     /// loop with fewer live values (no track, no leaf origins), the layer
     /// table read through a span (moved out of the engine for the run too).
-    /// (The same changes to `emitLeafRun` itself made its sampling loop
-    /// slower: more values live across it than registers.)
+    /// (The span and the locals made `emitLeafRun`'s sampling loop slower:
+    /// more values live across it than registers.)
     @inline(never)
     func emitPlainLeafRun(_ subs: [Int32], _ k: inout Int, _ f: RenderFrame, _ w1: SIMD4<Float>, _ w2: SIMD4<Float>,
                           _ w3: SIMD4<Float>, _ fo: Float, _ out: inout MutableSpan<RenderItem>, _ n: inout Int) {
