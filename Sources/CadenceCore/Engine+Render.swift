@@ -30,12 +30,29 @@ extension Engine {
     /// Refreshes the render-item fields that come from the layer's own
     /// presentation values (everything but identity, parent, world and world opacity).
     func refreshVisualCache(_ l: Int) {
-        refreshVisualCache(l, mask: ~0)
+        refreshVisualCacheBody(l, mask: ~0)
     }
 
     /// Refreshes only the render-item fields of the properties in `mask`.
+    /// An opacity animation's mask (the most common one in the frame loop)
+    /// alone, with one test instead of one per property.
     @inline(__always)
     func refreshVisualCache(_ l: Int, mask: UInt32) {
+        if mask == LayerProperty.opacity.bit {
+            cache[l].opacity = clamp01(pres[l &* LayerProperty.stride &+ LayerProperty.opacity.offset])
+            return
+        }
+        refreshVisualCacheFields(l, mask: mask)
+    }
+
+    /// `refreshVisualCache(_:mask:)`, property by property.
+    @inline(never)
+    func refreshVisualCacheFields(_ l: Int, mask: UInt32) {
+        refreshVisualCacheBody(l, mask: mask)
+    }
+
+    @inline(__always)
+    func refreshVisualCacheBody(_ l: Int, mask: UInt32) {
         let b = l &* LayerProperty.stride
         if mask & LayerProperty.hidden.bit != 0 { layers[l].presHidden = pres[b &+ LayerProperty.hidden.offset] != 0 }
         if mask & (LayerProperty.masksToBounds.bit | LayerProperty.doubleSided.bit) != 0 {
@@ -439,11 +456,27 @@ extension Engine {
             let w1 = sat4(f.world.r1), w2 = sat4(f.world.r2), w3 = sat4(f.world.r3)
             let incoming = f.childFlags & TraversalEntry.incoming != 0
             let fo = Float(f.opacity)
+            let affineRuns = parentSublayerIdentity && !incoming && f.childFlags & TraversalEntry.parentRecomputed != 0
+                && allowRenderRuns
             while k < subs.count {
                 // Fast path: a run of translated leaves (`emitLeafRun`).
                 if parentSublayerIdentity && !incoming && isFastLeaf(Int(subs[k])) {
-                    emitLeafRun(subs, &k, f, w1, w2, w3, fo, &out, &n)
+                    if simplePending || !allowRenderRuns {
+                        emitLeafRun(subs, &k, f, w1, w2, w3, fo, &out, &n)
+                    } else {
+                        emitPlainLeafRun(subs, &k, f, w1, w2, w3, fo, &out, &n)
+                    }
                     if k >= subs.count { break }
+                }
+                // Fast path: a run of affine leaves under a recomputed parent
+                // (`emitAffineLeafRun`). Back to the top when it took some
+                // (the next sublayer may begin a translated run); when it took
+                // none (a perspective transform), `emitLayer` takes the layer.
+                if affineRuns && Engine.isAffineRunLeaf(layers[Int(subs[k])], pending: simplePending) {
+                    let k0 = k
+                    emitAffineLeafRun(subs, &k, f, &out, &n)
+                    if k >= subs.count { break }
+                    if k != k0 { continue }
                 }
                 let c = Int(subs[k])
                 k += 1
@@ -525,6 +558,8 @@ extension Engine {
                 let c = Int(subs[k])
                 guard isFastLeaf(c) else { break }
                 k += 1
+                // Read with the other flags (its bounds check shared), for the end.
+                let stale = layers[c].worldStale
                 if layers[c].presHidden {
                     markSkipped(c)
                     continue
@@ -572,7 +607,11 @@ extension Engine {
                 let r4 = sat4(tx * r1 + ty * r2 + tz * r3 + r4w)
                 // Field by field, straight across: no staging of
                 // the whole item through registers and the stack,
-                // no memcpy call.
+                // no memcpy call. (The four floats from borderWidth on are
+                // read before any store, so that they move as one 16-byte
+                // unit: the output might alias the cache as far as the
+                // compiler knows.)
+                let metrics = (cs[c].borderWidth, cs[c].cornerRadius, cs[c].shadowOpacity, cs[c].shadowRadius)
                 out[n].layer = cs[c].layer
                 out[n].parent = parentOut
                 out[n].flags = cs[c].flags
@@ -584,16 +623,16 @@ extension Engine {
                 out[n].backgroundColor = cs[c].backgroundColor
                 out[n].borderColor = cs[c].borderColor
                 out[n].shadowColor = cs[c].shadowColor
-                out[n].borderWidth = cs[c].borderWidth
-                out[n].cornerRadius = cs[c].cornerRadius
-                out[n].shadowOpacity = cs[c].shadowOpacity
-                out[n].shadowRadius = cs[c].shadowRadius
+                out[n].borderWidth = metrics.0
+                out[n].cornerRadius = metrics.1
+                out[n].shadowOpacity = metrics.2
+                out[n].shadowRadius = metrics.3
                 out[n].shadowOffset = cs[c].shadowOffset
                 out[n].contentsRect = cs[c].contentsRect
                 out[n].contents = cs[c].contents
                 // geomDirty stays as it is (the general path clears it when it
                 // next computes this layer); the cached world is now stale.
-                if !layers[c].worldStale { layers[c].worldStale = true }
+                if !stale { layers[c].worldStale = true }
                 n &+= 1
             }
         }
@@ -603,12 +642,89 @@ extension Engine {
         swap(&leafL, &simpleLeaf)
     }
 
+    /// `emitLeafRun` when no deferred simple-track pass is pending (every
+    /// translation comes from the block): the same items and flags from a
+    /// loop with fewer live values (no track, no leaf origins), the layer
+    /// table read through a span (moved out of the engine for the run too).
+    /// (The span and the locals made `emitLeafRun`'s sampling loop slower:
+    /// more values live across it than registers.)
+    @inline(never)
+    func emitPlainLeafRun(_ subs: [Int32], _ k: inout Int, _ f: RenderFrame, _ w1: SIMD4<Float>, _ w2: SIMD4<Float>,
+                          _ w3: SIMD4<Float>, _ fo: Float, _ out: inout MutableSpan<RenderItem>, _ n: inout Int) {
+        var layersL: [LayerRecord] = []
+        swap(&layersL, &layers)
+        var presL: [Double] = []
+        swap(&presL, &pres)
+        var cacheL: [CachedItem] = []
+        swap(&cacheL, &cache)
+        do {
+            var recs = layersL.mutableSpan
+            let ps = presL.span
+            let cs = cacheL.span
+            let r1 = f.world.r1, r2 = f.world.r2, r3 = f.world.r3, r4w = f.world.r4
+            let parentOut = f.outIndex
+            // k and n in locals (registers), stored back once.
+            var i = k, m = n
+            defer { k = i; n = m }
+            while i < subs.count {
+                let c = Int(subs[i])
+                let r = recs[c]
+                guard Engine.isFastLeaf(r) else { break }
+                i &+= 1
+                if r.presHidden {
+                    // As `markSkipped`.
+                    if !r.worldStale { recs[c].worldStale = true }
+                    continue
+                }
+                let b = c &* LayerProperty.stride
+                let p = ps.extracting(b ..< b &+ 10)
+                let tx = p[0] - (p[6] + p[3] * p[8])
+                let ty = p[1] - (p[7] + p[4] * p[9])
+                let tz = p[2]
+                let r4 = sat4(tx * r1 + ty * r2 + tz * r3 + r4w)
+                // As `emitLeafRun`; the four floats from borderWidth on read
+                // before any store, so that they move as one 16-byte unit
+                // (the output might alias the cache as far as the compiler
+                // knows).
+                let metrics = (cs[c].borderWidth, cs[c].cornerRadius, cs[c].shadowOpacity, cs[c].shadowRadius)
+                out[m].layer = cs[c].layer
+                out[m].parent = parentOut
+                out[m].flags = cs[c].flags
+                out[m].world = (w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w,
+                                w3.x, w3.y, w3.z, w3.w, r4.x, r4.y, r4.z, r4.w)
+                out[m].bounds = cs[c].bounds
+                out[m].opacity = cs[c].opacity
+                out[m].worldOpacity = fo * cs[c].opacity
+                out[m].backgroundColor = cs[c].backgroundColor
+                out[m].borderColor = cs[c].borderColor
+                out[m].shadowColor = cs[c].shadowColor
+                out[m].borderWidth = metrics.0
+                out[m].cornerRadius = metrics.1
+                out[m].shadowOpacity = metrics.2
+                out[m].shadowRadius = metrics.3
+                out[m].shadowOffset = cs[c].shadowOffset
+                out[m].contentsRect = cs[c].contentsRect
+                out[m].contents = cs[c].contents
+                if !r.worldStale { recs[c].worldStale = true }
+                m &+= 1
+            }
+        }
+        swap(&layersL, &layers)
+        swap(&presL, &pres)
+        swap(&cacheL, &cache)
+    }
+
     /// A leaf the render list's fast path can emit: identity transform, no
     /// sublayers, no transition, identity time map. (Checked before the run
     /// moves the blocks out, so layers that never qualify skip the moves.)
     @inline(__always)
     func isFastLeaf(_ c: Int) -> Bool {
         layers[c].presTransformIdentity && !layers[c].hasChildren && layers[c].transition < 0 && layers[c].timeIdentity
+    }
+
+    @inline(__always)
+    static func isFastLeaf(_ r: LayerRecord) -> Bool {
+        r.presTransformIdentity && !r.hasChildren && r.transition < 0 && r.timeIdentity
     }
 
     /// `world(L)` when the superlayer has no sublayerTransform and L's
@@ -620,7 +736,13 @@ extension Engine {
     @inline(__always)
     static func affineWorld(_ block: [Double], _ b: Int, parentWorld pw: Transform3D) -> Transform3D? {
         let all = block.span
-        let s = all.extracting(b ..< b &+ (Engine.transformBase &+ 16))
+        return affineWorld(all.extracting(b ..< b &+ (Engine.transformBase &+ 16)), parentWorld: pw)
+    }
+
+    /// `affineWorld` on the layer's first 26 presentation values (position,
+    /// anchorPoint, bounds, transform).
+    @inline(__always)
+    static func affineWorld(_ s: Span<Double>, parentWorld pw: Transform3D) -> Transform3D? {
         guard s[13] == 0 && s[17] == 0 && s[21] == 0 && s[25] == 1 else { return nil }
         let t1l = SIMD2(s[10], s[11]), t1h = SIMD2(s[12], s[13])
         let t2l = SIMD2(s[14], s[15]), t2h = SIMD2(s[16], s[17])
@@ -637,6 +759,203 @@ extension Engine {
         let r4h = mx * t1h - my * t2h - mz * t3h + t4h + SIMD2(pz + az, 0)
         return Transform3D.product(SIMD4(lowHalf: t1l, highHalf: t1h), SIMD4(lowHalf: t2l, highHalf: t2h),
                                    SIMD4(lowHalf: t3l, highHalf: t3h), SIMD4(lowHalf: r4l, highHalf: r4h), pw)
+    }
+
+    /// A world of the planar form: rows (a, 0, 0), (b, 0, 0), (0, 0, zz, 0),
+    /// (t, tz, 1), with a, b, t two-lane halves (x, y). Typical of 2D scenes
+    /// (translations, rotations about z, scales).
+    struct PlanarWorld {
+        var a: SIMD2<Double>
+        var b: SIMD2<Double>
+        var t: SIMD2<Double>
+        var zz: Double
+        var tz: Double
+
+        /// `w` in planar form, nil when it is not (zeros compared by value).
+        @inline(__always)
+        init?(_ w: Transform3D) {
+            guard w.r1.z == 0 && w.r1.w == 0 && w.r2.z == 0 && w.r2.w == 0
+                && w.r3.x == 0 && w.r3.y == 0 && w.r3.w == 0 && w.r4.w == 1 else { return nil }
+            a = w.r1.lowHalf
+            b = w.r2.lowHalf
+            t = w.r4.lowHalf
+            zz = w.r3.z
+            tz = w.r4.z
+        }
+    }
+
+    /// The render-list world (float, `sat4` per element) of a layer whose
+    /// transform is planar (m13 m14 m23 m24 m31 m32 m34 zero, m44 one) under
+    /// a planar parent world `p` (finite: worlds are saturated when handed
+    /// down) without sublayerTransform: `affineWorld`'s product with the
+    /// terms that multiply a zero of either matrix left out. Returns the
+    /// elements that are not constant, (m11 m12 m21 m22) and (m41 m42 m43
+    /// m33); the others are 0 but m44 = 1. Nil when the transform is not
+    /// planar or a result is not finite as a float (then either an input was
+    /// not finite, and the general product, whose zero terms are then NaN,
+    /// must decide, or the element saturates; inf or NaN times anything is
+    /// inf or NaN, and so is any sum with it, so a finite result means finite
+    /// inputs).
+    ///
+    /// Same bits as `sat4` of the general product: every term left out is a
+    /// product of a zero and a finite number, a signed zero, and adding a
+    /// zero to x gives x (up to the sign of a zero result); a zero element of
+    /// the general product is a sum of such terms. The signs of zeros do not
+    /// reach the item (`sat4` makes every zero +0, as does `+ 0` here), and
+    /// the world is not kept or handed down (leaves only), so only the item
+    /// matters. Finite floats need no clamping.
+    @_transparent
+    static func planarLeafWorld(_ s: Span<Double>, _ p: PlanarWorld) -> (SIMD4<Float>, SIMD4<Float>)? {
+        guard let (w1, w2, w4, w33, w43) = planarProduct(s, p) else { return nil }
+        let a = SIMD4<Float>(SIMD4(lowHalf: w1, highHalf: w2))
+        let d = SIMD4<Float>(SIMD4(lowHalf: w4, highHalf: SIMD2(w43, w33)))
+        // x - x is +0 for a finite x, NaN otherwise; NaN survives the sums.
+        let z4 = (a - a) + (d - d)
+        let z2 = z4.lowHalf + z4.highHalf
+        guard z2.x + z2.y == 0 else { return nil }
+        let zero = SIMD4<Float>(repeating: 0)
+        return (a + zero, d + zero)
+    }
+
+    /// `planarLeafWorld`'s product in doubles: (m11 m12), (m21 m22),
+    /// (m41 m42), m33, m43; nil when the transform is not planar. (Not
+    /// checked for finiteness here.)
+    @_transparent
+    static func planarProduct(_ s: Span<Double>, _ p: PlanarWorld)
+        -> (SIMD2<Double>, SIMD2<Double>, SIMD2<Double>, Double, Double)? {
+        // Zero tests on the bit patterns without the sign: one branch for seven zeros.
+        let zeros = s[12].bitPattern | s[13].bitPattern | s[16].bitPattern | s[17].bitPattern
+            | s[18].bitPattern | s[19].bitPattern | s[21].bitPattern
+        guard zeros << 1 == 0 && s[25] == 1 else { return nil }
+        let t1 = SIMD2(s[10], s[11]), t2 = SIMD2(s[14], s[15]), t4 = SIMD2(s[22], s[23])
+        let t33 = s[20], t43 = s[24]
+        let px = s[0], py = s[1], pz = s[2]
+        let ax = s[3], ay = s[4], az = s[5]
+        let ox = s[6] + ax * s[8]
+        let oy = s[7] + ay * s[9]
+        // The local fourth row as `affineWorld` computes it, without its
+        // `- az * (m31, m32)` and `-ox * m13 - oy * m23` terms (zeros).
+        let mx = SIMD2(repeating: -ox), my = SIMD2(repeating: oy)
+        let r4 = mx * t1 - my * t2 + t4 + SIMD2(px, py)
+        let r43 = (t43 - az * t33) + (pz + az)
+        // `Transform3D.product` rows, (x b1 + y b2) + (z b3 + w b4) per lane,
+        // with b1, b2 = (p.a, 0, 0), (p.b, 0, 0), b3 = (0, 0, zz, 0), b4 = (p.t, tz, 1).
+        let w1 = SIMD2(repeating: t1.x) * p.a + SIMD2(repeating: t1.y) * p.b
+        let w2 = SIMD2(repeating: t2.x) * p.a + SIMD2(repeating: t2.y) * p.b
+        let w4 = (SIMD2(repeating: r4.x) * p.a + SIMD2(repeating: r4.y) * p.b) + p.t
+        let w33 = t33 * p.zz
+        let w43 = r43 * p.zz + p.tz
+        return (w1, w2, w4, w33, w43)
+    }
+
+    /// `affineWorld` rounded for the item (`sat4` per row), nil when the
+    /// transform is not affine: the affine run's general case, out of line
+    /// (its registers would crowd the run's loop).
+    @inline(never)
+    static func affineLeafWorld(_ s: Span<Double>, parentWorld pw: Transform3D) -> RenderItem.Float16? {
+        guard let w = affineWorld(s, parentWorld: pw) else { return nil }
+        let a = sat4(w.r1), b = sat4(w.r2), c = sat4(w.r3), d = sat4(w.r4)
+        return (a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, c.x, c.y, c.z, c.w, d.x, d.y, d.z, d.w)
+    }
+
+    /// The item's world from `planarLeafWorld`'s two vectors.
+    @_transparent
+    static func planarItemWorld(_ a: SIMD4<Float>, _ d: SIMD4<Float>) -> RenderItem.Float16 {
+        (a.x, a.y, 0, 0, a.z, a.w, 0, 0, 0, 0, d.w, 0, d.x, d.y, d.z, 1)
+    }
+
+    /// A leaf the render list's affine run can emit (`emitAffineLeafRun`):
+    /// a transform that is not the identity, no sublayers, no transition,
+    /// identity time map, no deferred simple-track entry to evaluate first.
+    @inline(__always)
+    static func isAffineRunLeaf(_ r: LayerRecord, pending: Bool) -> Bool {
+        !r.presTransformIdentity && !r.hasChildren && r.transition < 0 && r.timeIdentity && !(pending && r.simple >= 0)
+    }
+
+    /// The render list's fast path for a run of leaves with an affine
+    /// transform under a parent that was recomputed this frame and has no
+    /// sublayerTransform, outside any incoming picture (see `renderList`):
+    /// what `emitLayer` does for them (world computed and written into the
+    /// output, the cached world only marked stale, hidden leaves marked
+    /// skipped), in one call for the run instead of one per layer, with the
+    /// layer table, the presentation block and the render cache read through
+    /// spans (all three moved out of the engine for the run) and, under a
+    /// planar parent, the planar product (`planarLeafWorld`). Advances `k`
+    /// past the run; stops at the first sublayer that does not qualify
+    /// (including a transform with perspective), which the caller emits.
+    @inline(never)
+    func emitAffineLeafRun(_ subs: [Int32], _ k: inout Int, _ f: RenderFrame,
+                           _ out: inout MutableSpan<RenderItem>, _ n: inout Int) {
+        var layersL: [LayerRecord] = []
+        swap(&layersL, &layers)
+        var presL: [Double] = []
+        swap(&presL, &pres)
+        var cacheL: [CachedItem] = []
+        swap(&cacheL, &cache)
+        let pending = simplePending
+        do {
+            var recs = layersL.mutableSpan
+            let ps = presL.span
+            let cs = cacheL.span
+            let pw = f.world
+            let planar = PlanarWorld(pw)
+            let parentOut = f.outIndex
+            let po = f.opacity
+            // k and n in locals (registers), stored back once.
+            var i = k, m = n
+            defer { k = i; n = m }
+            while i < subs.count {
+                let c = Int(subs[i])
+                let r = recs[c]
+                guard Engine.isAffineRunLeaf(r, pending: pending) else { break }
+                if r.presHidden {
+                    // As `markSkipped`.
+                    if !r.worldStale { recs[c].worldStale = true }
+                    i &+= 1
+                    continue
+                }
+                let b = c &* LayerProperty.stride
+                let s = ps.extracting(b ..< b &+ (Engine.transformBase &+ 16))
+                let world: RenderItem.Float16
+                if let p = planar, let (a, d) = Engine.planarLeafWorld(s, p) {
+                    world = Engine.planarItemWorld(a, d)
+                } else if let w = Engine.affineLeafWorld(s, parentWorld: pw) {
+                    world = w
+                } else {
+                    break
+                }
+                i &+= 1
+                // Field by field (as `emitLeafRun`); the four floats from
+                // borderWidth on read before any store, so that they move
+                // as one 16-byte unit (the output might alias the cache as
+                // far as the compiler knows).
+                let metrics = (cs[c].borderWidth, cs[c].cornerRadius, cs[c].shadowOpacity, cs[c].shadowRadius)
+                out[m].layer = cs[c].layer
+                out[m].parent = parentOut
+                out[m].flags = cs[c].flags
+                out[m].world = world
+                out[m].bounds = cs[c].bounds
+                out[m].opacity = cs[c].opacity
+                out[m].worldOpacity = Float(po * Double(cs[c].opacity))
+                out[m].backgroundColor = cs[c].backgroundColor
+                out[m].borderColor = cs[c].borderColor
+                out[m].shadowColor = cs[c].shadowColor
+                out[m].borderWidth = metrics.0
+                out[m].cornerRadius = metrics.1
+                out[m].shadowOpacity = metrics.2
+                out[m].shadowRadius = metrics.3
+                out[m].shadowOffset = cs[c].shadowOffset
+                out[m].contentsRect = cs[c].contentsRect
+                out[m].contents = cs[c].contents
+                // As `emitLayer` under a recomputed parent: the cached world
+                // is not written, only marked stale.
+                if !r.worldStale { recs[c].worldStale = true }
+                m &+= 1
+            }
+        }
+        swap(&layersL, &layers)
+        swap(&presL, &pres)
+        swap(&cacheL, &cache)
     }
 
     /// `local(L) * parentWorld` for the render list: the translation fast path

@@ -145,6 +145,10 @@ public final class Engine {
     /// Lets the tick defer a quiet track (tests turn it off to compare with
     /// the eager pass).
     var allowSimpleDeferral = true
+    /// Lets the render list use its specialised runs (`emitAffineLeafRun`,
+    /// `emitPlainLeafRun`); tests turn it off to compare with the paths they
+    /// specialise (`emitLayer`, `emitLeafRun`) byte for byte.
+    var allowRenderRuns = true
     /// Layers created since the last tick.
     var newLayers: [Int32] = []
     var liveLayerCount = 0

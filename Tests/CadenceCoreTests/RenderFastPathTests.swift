@@ -207,4 +207,32 @@ struct RenderFastPathTests: PlainMatrices {
             #expect(after.allSatisfy { $0.flags & (RenderItem.transitionIncoming | RenderItem.transitionClip) == 0 })
         }
     }
+
+    @Test("an opacity-only animation refreshes the item's opacity, clamped to [0, 1], on the simple track and in the evaluator")
+    func opacityOnlyRefresh() throws {
+        var r = Rig()
+        let top = r.layer(["opacity": [0.5]])
+        // A basic from/to (the simple track) and keyframes (the evaluator):
+        // both refresh the render cache with the opacity bit alone.
+        let a = r.layer(["bounds": [0, 0, 10, 10]]), b = r.layer(["bounds": [0, 0, 10, 10]])
+        try r.e.addSublayer(top, a)
+        try r.e.addSublayer(top, b)
+        r.add(a, r.basic("opacity", from: [-0.5], to: [1.5], duration: 1))
+        var kf = try AnimationSpec(kind: .keyframe, keyPath: "opacity")
+        try kf.setValues([1.5, -0.5], count: 2, components: 1)
+        kf.timing.duration = 1
+        r.add(b, kf)
+        // linear: a = -0.5 + 2t, b = 1.5 - 2t
+        for (t, va, vb) in [(0.1, -0.3, 1.3), (0.25, 0.0, 1.0), (0.4, 0.3, 0.7), (0.9, 1.3, -0.3)] {
+            r.tick(t)
+            #expect(near(r.pres1(a, "opacity"), va) && near(r.pres1(b, "opacity"), vb))
+            let items = try render(&r, top)
+            func clamped(_ v: Double) -> Float { v >= 1 ? 1 : (v > 0 ? Float(v) : 0) }
+            for (l, v) in [(a, r.pres1(a, "opacity")), (b, r.pres1(b, "opacity"))] {
+                let it = try #require(item(items, l))
+                #expect(it.opacity == clamped(v), "t = \(t)")
+                #expect(it.worldOpacity == Float(0.5 * Double(clamped(v))), "t = \(t)")
+            }
+        }
+    }
 }
