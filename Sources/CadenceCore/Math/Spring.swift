@@ -74,8 +74,8 @@ public struct Spring: Sendable, Equatable {
             case let .underdamped(decay, omegaD, b):
                 let envelope = Double.exp(-decay * s)
                 if envelope == 0 { return 0 }
-                let phase = omegaD * s
-                return Spring.clampFinite(envelope * (Double.cos(phase) + b * Double.sin(phase)))
+                let (sinPhase, cosPhase) = sinCos(omegaD * s)
+                return Spring.clampFinite(envelope * (cosPhase + b * sinPhase))
             case let .critical(omega, slope):
                 let envelope = Double.exp(-omega * s)
                 if envelope == 0 { return 0 }

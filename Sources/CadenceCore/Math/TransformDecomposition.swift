@@ -314,12 +314,13 @@ extension Transform3D {
 
     /// Recomposes `S * Rx * Ry * Rz * T` with column 4 set to `c.perspective`.
     public init(_ c: TransformComponents) {
-        @inline(__always) func sinCos(_ a: Double) -> (Double, Double) {
-            a == 0 ? (0, 1) : (Double.sin(a), Double.cos(a))
+        // (`sinCos`: both from one reduction, see Elementary.swift.)
+        @inline(__always) func pair(_ a: Double) -> (Double, Double) {
+            a == 0 ? (0, 1) : sinCos(a)
         }
-        let (sa, ca) = sinCos(c.rotation.x)
-        let (sb, cb) = sinCos(c.rotation.y)
-        let (sc, cc) = sinCos(c.rotation.z)
+        let (sa, ca) = pair(c.rotation.x)
+        let (sb, cb) = pair(c.rotation.y)
+        let (sc, cc) = pair(c.rotation.z)
         let s = c.scale, p = c.perspective, t = c.translation
         let sasb = sa * sb, casb = ca * sb
         self.init(
