@@ -527,6 +527,34 @@ extension Engine {
         if done { simpleFused &+= 1 }
     }
 
+    /// Writes output item `m` of a leaf from its render-cache entry `c`, with
+    /// its world and world opacity (the leaf runs). Field by field: the four
+    /// floats from borderWidth on are read before any store, so that they move
+    /// as one 16-byte unit (the output might alias the cache as far as the
+    /// compiler knows).
+    @inline(__always)
+    static func writeLeafItem(_ out: inout MutableSpan<RenderItem>, _ m: Int, _ cs: Span<CachedItem>, _ c: Int,
+                              parent: Int32, world: RenderItem.Float16, worldOpacity: Float) {
+        let metrics = (cs[c].borderWidth, cs[c].cornerRadius, cs[c].shadowOpacity, cs[c].shadowRadius)
+        out[m].layer = cs[c].layer
+        out[m].parent = parent
+        out[m].flags = cs[c].flags
+        out[m].world = world
+        out[m].bounds = cs[c].bounds
+        out[m].opacity = cs[c].opacity
+        out[m].worldOpacity = worldOpacity
+        out[m].backgroundColor = cs[c].backgroundColor
+        out[m].borderColor = cs[c].borderColor
+        out[m].shadowColor = cs[c].shadowColor
+        out[m].borderWidth = metrics.0
+        out[m].cornerRadius = metrics.1
+        out[m].shadowOpacity = metrics.2
+        out[m].shadowRadius = metrics.3
+        out[m].shadowOffset = cs[c].shadowOffset
+        out[m].contentsRect = cs[c].contentsRect
+        out[m].contents = cs[c].contents
+    }
+
     /// The render list's fast path for a run of translated leaves (see
     /// `renderList`): visible leaves with identity transforms under a parent
     /// without sublayerTransform, each world a translation of the parent's,
@@ -605,31 +633,12 @@ extension Engine {
                     tz = p[2]
                 }
                 let r4 = sat4(tx * r1 + ty * r2 + tz * r3 + r4w)
-                // Field by field, straight across: no staging of
-                // the whole item through registers and the stack,
-                // no memcpy call. (The four floats from borderWidth on are
-                // read before any store, so that they move as one 16-byte
-                // unit: the output might alias the cache as far as the
-                // compiler knows.)
-                let metrics = (cs[c].borderWidth, cs[c].cornerRadius, cs[c].shadowOpacity, cs[c].shadowRadius)
-                out[n].layer = cs[c].layer
-                out[n].parent = parentOut
-                out[n].flags = cs[c].flags
-                out[n].world = (w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w,
-                                w3.x, w3.y, w3.z, w3.w, r4.x, r4.y, r4.z, r4.w)
-                out[n].bounds = cs[c].bounds
-                out[n].opacity = cs[c].opacity
-                out[n].worldOpacity = fo * cs[c].opacity
-                out[n].backgroundColor = cs[c].backgroundColor
-                out[n].borderColor = cs[c].borderColor
-                out[n].shadowColor = cs[c].shadowColor
-                out[n].borderWidth = metrics.0
-                out[n].cornerRadius = metrics.1
-                out[n].shadowOpacity = metrics.2
-                out[n].shadowRadius = metrics.3
-                out[n].shadowOffset = cs[c].shadowOffset
-                out[n].contentsRect = cs[c].contentsRect
-                out[n].contents = cs[c].contents
+                // Field by field, straight across: no staging of the whole
+                // item through registers and the stack, no memcpy call.
+                Engine.writeLeafItem(&out, n, cs, c, parent: parentOut,
+                                     world: (w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w,
+                                             w3.x, w3.y, w3.z, w3.w, r4.x, r4.y, r4.z, r4.w),
+                                     worldOpacity: fo * cs[c].opacity)
                 // geomDirty stays as it is (the general path clears it when it
                 // next computes this layer); the cached world is now stale.
                 if !stale { layers[c].worldStale = true }
@@ -682,29 +691,10 @@ extension Engine {
                 let ty = p[1] - (p[7] + p[4] * p[9])
                 let tz = p[2]
                 let r4 = sat4(tx * r1 + ty * r2 + tz * r3 + r4w)
-                // As `emitLeafRun`; the four floats from borderWidth on read
-                // before any store, so that they move as one 16-byte unit
-                // (the output might alias the cache as far as the compiler
-                // knows).
-                let metrics = (cs[c].borderWidth, cs[c].cornerRadius, cs[c].shadowOpacity, cs[c].shadowRadius)
-                out[m].layer = cs[c].layer
-                out[m].parent = parentOut
-                out[m].flags = cs[c].flags
-                out[m].world = (w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w,
-                                w3.x, w3.y, w3.z, w3.w, r4.x, r4.y, r4.z, r4.w)
-                out[m].bounds = cs[c].bounds
-                out[m].opacity = cs[c].opacity
-                out[m].worldOpacity = fo * cs[c].opacity
-                out[m].backgroundColor = cs[c].backgroundColor
-                out[m].borderColor = cs[c].borderColor
-                out[m].shadowColor = cs[c].shadowColor
-                out[m].borderWidth = metrics.0
-                out[m].cornerRadius = metrics.1
-                out[m].shadowOpacity = metrics.2
-                out[m].shadowRadius = metrics.3
-                out[m].shadowOffset = cs[c].shadowOffset
-                out[m].contentsRect = cs[c].contentsRect
-                out[m].contents = cs[c].contents
+                Engine.writeLeafItem(&out, m, cs, c, parent: parentOut,
+                                     world: (w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w,
+                                             w3.x, w3.y, w3.z, w3.w, r4.x, r4.y, r4.z, r4.w),
+                                     worldOpacity: fo * cs[c].opacity)
                 if !r.worldStale { recs[c].worldStale = true }
                 m &+= 1
             }
@@ -925,28 +915,8 @@ extension Engine {
                     break
                 }
                 i &+= 1
-                // Field by field (as `emitLeafRun`); the four floats from
-                // borderWidth on read before any store, so that they move
-                // as one 16-byte unit (the output might alias the cache as
-                // far as the compiler knows).
-                let metrics = (cs[c].borderWidth, cs[c].cornerRadius, cs[c].shadowOpacity, cs[c].shadowRadius)
-                out[m].layer = cs[c].layer
-                out[m].parent = parentOut
-                out[m].flags = cs[c].flags
-                out[m].world = world
-                out[m].bounds = cs[c].bounds
-                out[m].opacity = cs[c].opacity
-                out[m].worldOpacity = Float(po * Double(cs[c].opacity))
-                out[m].backgroundColor = cs[c].backgroundColor
-                out[m].borderColor = cs[c].borderColor
-                out[m].shadowColor = cs[c].shadowColor
-                out[m].borderWidth = metrics.0
-                out[m].cornerRadius = metrics.1
-                out[m].shadowOpacity = metrics.2
-                out[m].shadowRadius = metrics.3
-                out[m].shadowOffset = cs[c].shadowOffset
-                out[m].contentsRect = cs[c].contentsRect
-                out[m].contents = cs[c].contents
+                Engine.writeLeafItem(&out, m, cs, c, parent: parentOut, world: world,
+                                     worldOpacity: Float(po * Double(cs[c].opacity)))
                 // As `emitLayer` under a recomputed parent: the cached world
                 // is not written, only marked stale.
                 if !r.worldStale { recs[c].worldStale = true }
