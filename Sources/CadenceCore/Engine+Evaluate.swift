@@ -820,11 +820,16 @@ extension Engine {
         // Plain from/to animations: one tight pass over a flat array (or, for
         // a quiet track, deferred to the first read: `tickSimpleTrack`).
         tickSimpleTrack()
-        // Everything else, layer by layer in add order.
-        var k = 0
-        while k < animatedLayers.count {
-            evaluateLayer(Int(animatedLayers[k]), events: true)
-            k += 1
+        // Everything else, layer by layer in add order (programs first when
+        // some layers have one: LayerProgram.swift).
+        if allowPrograms && programLiveWords > 0 {
+            evaluateAnimatedLayers()
+        } else {
+            var k = 0
+            while k < animatedLayers.count {
+                evaluateLayer(Int(animatedLayers[k]), events: true)
+                k += 1
+            }
         }
         for x in scratchRemove {
             let i = Int(x)

@@ -36,6 +36,8 @@ struct LayerRecord {
     /// translated leaves' worlds straight into the output).
     var worldStale = false
     var alive = false
+    /// Start of the layer's program in `Engine.programCode`, -1 if none (LayerProgram.swift).
+    var program: Int32 = -1
 }
 
 /// Per-layer bookkeeping the frame loop does not read, kept apart so the hot
@@ -52,6 +54,10 @@ struct LayerCold {
     var timing = MediaTiming()
     /// The layer is in `dirtyLayers` (awaiting `ensureAllPresentations`).
     var presQueued = false
+    /// The layer's region of `Engine.programCode` (kept while the layer has
+    /// no program, for the next one that fits), -1 if none.
+    var programStart: Int32 = -1
+    var programCap: Int32 = 0
 }
 
 /// A layer's public identity: `[type:2][salt:14][generation:20][index:28]`.
@@ -149,6 +155,18 @@ public final class Engine {
     /// `emitPlainLeafRun`); tests turn it off to compare with the paths they
     /// specialise (`emitLayer`, `emitLeafRun`) byte for byte.
     var allowRenderRuns = true
+    /// Layer programs (LayerProgram.swift): flat copies of the animations of
+    /// layers that qualify, run by the tick in their steady state. Tests turn
+    /// them off to compare with the general code.
+    var allowPrograms = true
+    var programCode: [Double] = []
+    /// Words of the regions of layers that have a program.
+    var programLiveWords = 0
+    var scratchProgram: [Double] = []
+    /// Layers the tick leaves to the general code this frame.
+    var scratchFallback: [Int32] = []
+    /// Layers whose programs wrote visual properties other than opacity.
+    var scratchProgramVisual: [Int32] = []
     /// Layers created since the last tick.
     var newLayers: [Int32] = []
     var liveLayerCount = 0

@@ -98,6 +98,7 @@ extension Engine {
                 removeFromAnimatedLayers(l)
             }
         }
+        rebuildProgram(l)
     }
 
     func removeFromAnimatedLayers(_ l: Int) {

@@ -1,0 +1,443 @@
+/// Layer programs: a layer's animations compiled into one flat run of doubles.
+///
+/// A layer with several animations (scene B's keyframe + spring + group of
+/// rotation and scale) is evaluated by the general code instance by instance:
+/// five 160-byte instance records, five 512-byte value slots, the enum
+/// dispatch of `evaluateInstance`, the general timing sampler with its fill
+/// modes. When every animation of the layer is of a plain form (listed in
+/// `appendLeaf`), `updateMembership` copies what the frame loop needs — each
+/// animation's resolved timing, its endpoints or keyframes, where it writes —
+/// into a contiguous region of `programCode`, and the tick runs that region
+/// (`runProgram`) instead: one stream of doubles per layer, read in order.
+///
+/// A program covers only the steady state: every animation inside its active
+/// interval, every top-level animation's start already reported, no group
+/// holding its children at its end. Any other frame (and a keyframe that has
+/// no flat copy) hands the layer to the general code (`evaluateLayer`), which
+/// also reports events; the program's copy of the start flags is refreshed
+/// after it. The arithmetic is the general code's own (`activeSample`, the
+/// timing curves, `Spring.progress`, `KeyframeTrack.value4`, `writeLerp`,
+/// `Transform3D(components)`), so the values are the same bits
+/// (`LayerProgramTests` compares both paths byte for byte).
+///
+/// Layout of a program (every word a Double; headers are bit patterns):
+///
+///     [layer header: top-level op count (bits 0-15), length (16-47), has transform ops (48)]
+///     op*: [op header][begin, speed, timeOffset, duration, cycle, activeDuration][payload]
+///
+/// Op header: kind (bits 0-7), components or child count (8-15), block
+/// offset or `VirtualComponent` raw value (16-23), flags (24-31), keyframe
+/// count (32-39), instance slot (40-63). Payloads: from and to (block and
+/// virtual ops); the segment hint then the flat keyframes (`flatLayout`:
+/// times, values, tangents) of a keyframe op; none for a group, whose
+/// children follow it.
+enum ProgramOp {
+    static let basicBlock: UInt64 = 1
+    static let springBlock: UInt64 = 2
+    static let keyframe: UInt64 = 3
+    static let basicVirtual: UInt64 = 4
+    static let springVirtual: UInt64 = 5
+    static let group: UInt64 = 6
+    // flags (bits 24-31); autoreverses and wraps are `SimpleAnim`'s flags2 bits
+    static let linearCurve: UInt64 = 1
+    static let autoreverses: UInt64 = 2
+    static let wraps: UInt64 = 4
+    static let started: UInt64 = 8
+    static let cubic: UInt64 = 16
+    /// Words before an op's payload: the header and six timing fields.
+    static var headWords: Int { 7 }
+    static var maxInstance: Int { 1 << 24 }
+
+    @inline(__always) static func kind(_ h: UInt64) -> UInt64 { h & 0xFF }
+    @inline(__always) static func count(_ h: UInt64) -> Int { Int(truncatingIfNeeded: (h >> 8) & 0xFF) }
+    @inline(__always) static func target(_ h: UInt64) -> Int { Int(truncatingIfNeeded: (h >> 16) & 0xFF) }
+    @inline(__always) static func flags(_ h: UInt64) -> UInt64 { (h >> 24) & 0xFF }
+    @inline(__always) static func keyCount(_ h: UInt64) -> Int { Int(truncatingIfNeeded: (h >> 32) & 0xFF) }
+    @inline(__always) static func instance(_ h: UInt64) -> Int { Int(truncatingIfNeeded: h >> 40) }
+
+    /// Doubles of a keyframe op's flat data (times, values, tangents).
+    @inline(__always)
+    static func keyframeWords(keys kc: Int, components n: Int, cubic: Bool) -> Int {
+        kc &+ kc &* n &+ (cubic ? 2 &* (kc &- 1) &* n : 0)
+    }
+
+    /// Words of the op whose header is `h`, children of a group excluded.
+    @inline(__always)
+    static func length(_ h: UInt64) -> Int {
+        switch kind(h) {
+        case basicBlock, springBlock: return headWords &+ 2 &* count(h)
+        case basicVirtual, springVirtual: return headWords &+ 2
+        case keyframe:
+            return headWords &+ 1 &+ keyframeWords(keys: keyCount(h), components: count(h), cubic: flags(h) & cubic != 0)
+        default: return headWords
+        }
+    }
+}
+
+extension Engine {
+    // MARK: building
+
+    /// Compiles layer `l`'s animations into its program region, or drops its
+    /// program when they do not qualify. Called by `updateMembership`.
+    func rebuildProgram(_ l: Int) {
+        let wasActive = layers[l].program >= 0
+        let oldCap = Int(layerCold[l].programCap)
+        layers[l].program = -1
+        if wasActive { programLiveWords -= oldCap }
+        guard allowPrograms, buildProgram(l) else { return }
+        let need = scratchProgram.count
+        var start = Int(layerCold[l].programStart)
+        if start < 0 || need > oldCap {
+            if programCode.count &+ need > 2 &* (programLiveWords &+ need) &+ 4096 { compactPrograms() }
+            start = programCode.count
+            guard start &+ need < Int(Int32.max) else { return }
+            programCode.append(contentsOf: scratchProgram)
+            layerCold[l].programStart = Int32(start)
+            layerCold[l].programCap = Int32(need)
+        } else {
+            for k in 0..<need { programCode[start &+ k] = scratchProgram[k] }
+        }
+        programLiveWords += Int(layerCold[l].programCap)
+        layers[l].program = Int32(start)
+    }
+
+    /// Drops the regions of layers without a program (they are built again
+    /// when their layer qualifies again).
+    func compactPrograms() {
+        var fresh: [Double] = []
+        fresh.reserveCapacity(programLiveWords &+ 4096)
+        for l in 0..<layers.count {
+            let s = Int(layerCold[l].programStart)
+            if layers[l].program >= 0 && s >= 0 {
+                let c = Int(layerCold[l].programCap)
+                let ns = fresh.count
+                fresh.append(contentsOf: programCode[s ..< s &+ c])
+                layerCold[l].programStart = Int32(ns)
+                layers[l].program = Int32(ns)
+            } else {
+                layers[l].program = -1
+                layerCold[l].programStart = -1
+                layerCold[l].programCap = 0
+            }
+        }
+        programLiveWords = fresh.count
+        programCode = fresh
+    }
+
+    /// Writes layer `l`'s program into `scratchProgram`; false when one of its
+    /// animations has no program form.
+    func buildProgram(_ l: Int) -> Bool {
+        scratchProgram.removeAll(keepingCapacity: true)
+        guard layers[l].transition < 0, layers[l].simple < 0, layers[l].firstAnim >= 0 else { return false }
+        scratchProgram.append(0)
+        var written: UInt32 = 0
+        var hasVirtual = false
+        var top = 0
+        var i = Int(layers[l].firstAnim)
+        while i >= 0 {
+            guard i < inst.items.count, inst.items[i].alive, !inst.items[i].awaitingCommit, top < 0xFFFF else { return false }
+            if inst.items[i].kind == .group {
+                guard appendGroup(i, &written, &hasVirtual) else { return false }
+            } else {
+                guard appendLeaf(i, &written, &hasVirtual) else { return false }
+            }
+            top += 1
+            i = Int(inst.items[i].next)
+        }
+        // The program must write exactly what the layer's animations write.
+        let covered = written | (hasVirtual ? LayerProperty.transform.bit : 0)
+        guard covered == layers[l].animMask, scratchProgram.count < 1 << 31 else { return false }
+        let head = UInt64(top) | UInt64(scratchProgram.count) << 16 | (hasVirtual ? UInt64(1) << 48 : 0)
+        scratchProgram[0] = Double(bitPattern: head)
+        return true
+    }
+
+    func appendHead(_ i: Int, kind: UInt64, count: Int, target: Int, flags extra: UInt64 = 0, keys: Int = 0) {
+        let t = inst.items[i].timing
+        var f = extra
+        if inst.items[i].linearCurve { f |= ProgramOp.linearCurve }
+        if t.autoreverses { f |= ProgramOp.autoreverses }
+        if t.timeOffset != 0 && t.activeDuration.isFinite { f |= ProgramOp.wraps }
+        if inst.items[i].started { f |= ProgramOp.started }
+        let h = kind | UInt64(count & 0xFF) << 8 | UInt64(target & 0xFF) << 16 | (f & 0xFF) << 24
+            | UInt64(keys & 0xFF) << 32 | UInt64(i) << 40
+        scratchProgram.append(Double(bitPattern: h))
+        scratchProgram.append(t.beginTime)
+        scratchProgram.append(t.speed)
+        scratchProgram.append(t.timeOffset)
+        scratchProgram.append(t.simpleDuration)
+        scratchProgram.append(t.cycle)
+        scratchProgram.append(t.activeDuration)
+    }
+
+    /// A whole plain property of the block (not a transform), written once.
+    func programBlockTarget(_ i: Int, _ off: Int, _ c: Int, _ written: inout UInt32) -> Bool {
+        let p = Int(inst.items[i].prop)
+        guard p >= 0, p < 32, c >= 1, c <= 4, off < Engine.transformBase || off >= Engine.sublayerBase + 16 else { return false }
+        let r = Engine.propRange(p)
+        let bit = UInt32(1) << UInt32(p)
+        guard r.offset == off, r.count == c, written & bit == 0 else { return false }
+        written |= bit
+        return true
+    }
+
+    /// Basic and spring from/to animations of linear values, replacing, not
+    /// cumulative, on a whole plain property or one transform component;
+    /// keyframe animations with a flat copy (`setFlatKeyframes`) on a whole
+    /// plain property, replacing, not cumulative.
+    func appendLeaf(_ i: Int, _ written: inout UInt32, _ hasVirtual: inout Bool) -> Bool {
+        guard i < ProgramOp.maxInstance else { return false }
+        let it = inst.items[i]
+        guard it.interp == .linear, !it.additive, !it.cumulative else { return false }
+        let vb = i &* InstanceStore.valueStride
+        switch it.kind {
+        case .basic, .spring:
+            guard it.mode == .fromTo else { return false }
+            let spring = it.kind == .spring
+            switch it.access {
+            case let .block(off, c):
+                guard programBlockTarget(i, off, c, &written) else { return false }
+                appendHead(i, kind: spring ? ProgramOp.springBlock : ProgramOp.basicBlock, count: c, target: off)
+                for k in 0..<(2 * c) { scratchProgram.append(inst.values[vb &+ k]) }
+            case let .virtual(tb, comp):
+                guard tb == Engine.transformBase, it.components == 1, comp.components == 1 else { return false }
+                hasVirtual = true
+                appendHead(i, kind: spring ? ProgramOp.springVirtual : ProgramOp.basicVirtual, count: 1, target: comp.rawValue)
+                scratchProgram.append(inst.values[vb])
+                scratchProgram.append(inst.values[vb &+ 1])
+            default:
+                return false
+            }
+        case .keyframe:
+            let n = Int(it.components), kc = Int(it.kfCount)
+            guard kc >= 2, case let .block(off, c) = it.access, c == n,
+                  programBlockTarget(i, off, c, &written) else { return false }
+            let words = ProgramOp.keyframeWords(keys: kc, components: n, cubic: it.kfCubic)
+            guard words <= InstanceStore.valueStride else { return false }
+            appendHead(i, kind: ProgramOp.keyframe, count: n, target: off,
+                       flags: it.kfCubic ? ProgramOp.cubic : 0, keys: kc)
+            scratchProgram.append(Double(bitPattern: UInt64(truncatingIfNeeded: Int(it.kfSegment))))
+            for k in 0..<words { scratchProgram.append(inst.values[vb &+ k]) }
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// A top-level group whose children are all leaves (`appendLeaf`).
+    func appendGroup(_ i: Int, _ written: inout UInt32, _ hasVirtual: inout Bool) -> Bool {
+        guard i < ProgramOp.maxInstance else { return false }
+        var n = 0
+        var c = Int(inst.items[i].firstChild)
+        while c >= 0 && n < 256 {
+            n += 1
+            c = Int(inst.items[c].next)
+        }
+        guard n >= 1, n < 256 else { return false }
+        appendHead(i, kind: ProgramOp.group, count: n, target: 0)
+        c = Int(inst.items[i].firstChild)
+        while c >= 0 {
+            guard inst.items[c].kind != .group, inst.items[c].kind != .transition,
+                  appendLeaf(c, &written, &hasVirtual) else { return false }
+            c = Int(inst.items[c].next)
+        }
+        return true
+    }
+
+    /// Copies the instances' start flags into layer `l`'s program (after the
+    /// general code evaluated the layer and may have reported starts).
+    func refreshProgramFlags(_ l: Int) {
+        let p0 = Int(layers[l].program)
+        guard p0 >= 0, p0 < programCode.count else { return }
+        let head = programCode[p0].bitPattern
+        let top = Int(head & 0xFFFF)
+        let end = p0 &+ Int(truncatingIfNeeded: (head >> 16) & 0xFFFF_FFFF)
+        guard end <= programCode.count else { return }
+        var p = p0 &+ 1
+        var k = 0
+        while k < top && p < end {
+            let h = programCode[p].bitPattern
+            let i = ProgramOp.instance(h)
+            let started = i < inst.items.count && inst.items[i].started
+            let bit = ProgramOp.started << 24
+            programCode[p] = Double(bitPattern: started ? h | bit : h & ~bit)
+            p &+= ProgramOp.length(h)
+            if ProgramOp.kind(h) == ProgramOp.group {
+                for _ in 0..<ProgramOp.count(h) where p < end { p &+= ProgramOp.length(programCode[p].bitPattern) }
+            }
+            k &+= 1
+        }
+    }
+
+    // MARK: running
+
+    /// The tick's pass over the animated layers when some have programs: the
+    /// programs first, in one sweep over the presentation block (moved out of
+    /// the engine, as the simple track does), then, in order, the layers the
+    /// general code evaluates (no program, or not in their steady state) —
+    /// the only ones that report events, so events keep their order.
+    func evaluateAnimatedLayers() {
+        scratchFallback.removeAll(keepingCapacity: true)
+        scratchProgramVisual.removeAll(keepingCapacity: true)
+        var code: [Double] = []
+        swap(&code, &programCode)
+        withBlock { out in
+            var cs = code.mutableSpan
+            var k = 0
+            while k < animatedLayers.count {
+                let x = animatedLayers[k]
+                let p = Int(layers[Int(x)].program)
+                if p < 0 || !runProgram(Int(x), p, &cs, &out) { scratchFallback.append(x) }
+                k &+= 1
+            }
+        }
+        swap(&code, &programCode)
+        for x in scratchFallback {
+            let l = Int(x)
+            evaluateLayer(l, events: true)
+            if layers[l].program >= 0 { refreshProgramFlags(l) }
+        }
+        for x in scratchProgramVisual {
+            let l = Int(x)
+            refreshVisualCache(l, mask: layers[l].animMask & (~LayerProperty.geometryMask | LayerProperty.bounds.bit))
+        }
+    }
+
+    /// The sample of the op at `p` at parent time `t` when inside its active
+    /// interval (`activeSample`, the general sampler's steady state); nil otherwise.
+    @inline(__always)
+    static func programSample(_ code: borrowing MutableSpan<Double>, _ p: Int, _ h: UInt64, _ t: Double) -> TimingSample? {
+        let a = (t - code[p &+ 1]) * code[p &+ 2]
+        let d = code[p &+ 6]
+        guard a >= 0 && a < d else { return nil }
+        return Engine.activeSample(a, offset: code[p &+ 3], cycle: code[p &+ 5], duration: code[p &+ 4],
+                                   activeDuration: d, flags2: UInt8(truncatingIfNeeded: ProgramOp.flags(h) & 6))
+    }
+
+    /// Eased progress of a basic op or a group.
+    @inline(__always)
+    func programEase(_ h: UInt64, _ s: TimingSample) -> Double {
+        ProgramOp.flags(h) & ProgramOp.linearCurve != 0 ? s.progress : inst.curves[ProgramOp.instance(h)].evaluate(s.progress)
+    }
+
+    /// Runs layer `l`'s program at `p0` (`evaluateLayer`'s steady state);
+    /// false when the layer needs the general code this frame (whatever the
+    /// program wrote is then overwritten by it).
+    func runProgram(_ l: Int, _ p0: Int, _ code: inout MutableSpan<Double>, _ out: inout MutableSpan<Double>) -> Bool {
+        let head = code[p0].bitPattern
+        let top = Int(head & 0xFFFF)
+        let t = layers[l].timeIdentity ? now : localTime(l, global: now)
+        let base = l &* LayerProperty.stride
+        var comps = TransformComponents()
+        var decomposed = false
+        var p = p0 &+ 1
+        var k = 0
+        while k < top {
+            let h = code[p].bitPattern
+            guard ProgramOp.flags(h) & ProgramOp.started != 0 else { return false }
+            if ProgramOp.kind(h) == ProgramOp.group {
+                guard let s = Engine.programSample(code, p, h, t) else { return false }
+                let e = programEase(h, s)
+                // At its end a group holds its children (`evaluateInstance`'s `held`).
+                guard e != 1 else { return false }
+                let childTime = e * code[p &+ 4]
+                let n = ProgramOp.count(h)
+                p &+= ProgramOp.headWords
+                for _ in 0..<n {
+                    guard runLeaf(l, base, &p, childTime, &code, &out, &comps, &decomposed) else { return false }
+                }
+            } else {
+                guard runLeaf(l, base, &p, t, &code, &out, &comps, &decomposed) else { return false }
+            }
+            k &+= 1
+        }
+        let mask = layers[l].animMask
+        if decomposed {
+            let m = Transform3D(comps)
+            let o = base &+ Engine.transformBase
+            out[o] = m.r1.x; out[o &+ 1] = m.r1.y; out[o &+ 2] = m.r1.z; out[o &+ 3] = m.r1.w
+            out[o &+ 4] = m.r2.x; out[o &+ 5] = m.r2.y; out[o &+ 6] = m.r2.z; out[o &+ 7] = m.r2.w
+            out[o &+ 8] = m.r3.x; out[o &+ 9] = m.r3.y; out[o &+ 10] = m.r3.z; out[o &+ 11] = m.r3.w
+            out[o &+ 12] = m.r4.x; out[o &+ 13] = m.r4.y; out[o &+ 14] = m.r4.z; out[o &+ 15] = m.r4.w
+            layers[l].presTransformIdentity = m.isIdentity
+        }
+        layers[l].presDirty = false
+        if mask & LayerProperty.geometryMask != 0 || layers[l].transition >= 0 { layers[l].geomDirty = true }
+        let visual = mask & (~LayerProperty.geometryMask | LayerProperty.bounds.bit)
+        if visual == LayerProperty.opacity.bit {
+            cache[l].opacity = clamp01(out[base &+ LayerProperty.opacity.offset])
+        } else if visual != 0 {
+            scratchProgramVisual.append(Int32(l))
+        }
+        return true
+    }
+
+    /// One leaf op at `p` (advanced past it) at parent time `t`.
+    @inline(__always)
+    func runLeaf(_ l: Int, _ base: Int, _ p: inout Int, _ t: Double, _ code: inout MutableSpan<Double>,
+                 _ out: inout MutableSpan<Double>, _ comps: inout TransformComponents, _ decomposed: inout Bool) -> Bool {
+        let q = p
+        let h = code[q].bitPattern
+        guard let s = Engine.programSample(code, q, h, t) else { return false }
+        let kind = ProgramOp.kind(h)
+        let c = ProgramOp.count(h)
+        let v0 = q &+ ProgramOp.headWords
+        switch kind {
+        case ProgramOp.basicBlock, ProgramOp.springBlock:
+            // `applyBasic`'s from/to fast path; NaN keeps the underlying value,
+            // which is the model's (the layer's only writer of the property).
+            let e = kind == ProgramOp.springBlock
+                ? inst.springs[ProgramOp.instance(h)]?.progress(at: s.cycleTime) ?? 1 : programEase(h, s)
+            let o = base &+ ProgramOp.target(h)
+            for j in 0..<c {
+                let a = code[v0 &+ j], b = code[v0 &+ c &+ j]
+                let v = lerp(a, b, e)
+                out[o &+ j] = !v.isNaN ? settled(v, nan: v) : (e == 0 ? a : model[o &+ j])
+            }
+            p = v0 &+ 2 &* c
+        case ProgramOp.basicVirtual, ProgramOp.springVirtual:
+            guard let comp = VirtualComponent(rawValue: ProgramOp.target(h)) else { return false }
+            let e = kind == ProgramOp.springVirtual
+                ? inst.springs[ProgramOp.instance(h)]?.progress(at: s.cycleTime) ?? 1 : programEase(h, s)
+            if !decomposed {
+                // `decomposeTransform` of a pending transform: from the model.
+                decomposed = true
+                if !layers[l].modelTransformIdentity {
+                    let m = Engine.matrix(model, base &+ Engine.transformBase)
+                    comps = m.isIdentity ? TransformComponents() : m.components
+                }
+            }
+            Engine.writeLerp(code[v0], code[v0 &+ 1], e, comp, &comps)
+            p = v0 &+ 2
+        case ProgramOp.keyframe:
+            // `applyKeyframe`'s flat path (`flatKeyframe4`), then `writeReplacing`.
+            let e = programEase(h, s)
+            let kc = ProgramOp.keyCount(h)
+            let cubic = ProgramOp.flags(h) & ProgramOp.cubic != 0
+            var seg = Int(truncatingIfNeeded: code[v0].bitPattern)
+            let tb = v0 &+ 1
+            let vo = tb &+ kc
+            let to = vo &+ kc &* c
+            var v: SIMD4<Double>
+            if let loc = KeyframeTrack.locateNear(e, count: kc, hint: &seg, time: { code[tb &+ $0] }) {
+                v = KeyframeTrack.value4(segment: loc.segment, local: loc.local, count: kc, components: c, cubic: cubic,
+                                         value: { code[vo &+ $0] }, tangent: { code[to &+ $0] })
+            } else if let w = inst.keyframes[ProgramOp.instance(h)]?.value4(progress: e, components: c, cumulative: false,
+                                                                             iteration: s.iteration, segmentHint: &seg) {
+                v = w
+            } else {
+                return false
+            }
+            code[v0] = Double(bitPattern: UInt64(truncatingIfNeeded: seg))
+            let o = base &+ ProgramOp.target(h)
+            for j in 0..<c {
+                let x = v[j]
+                out[o &+ j] = !x.isNaN ? settled(x, nan: x) : model[o &+ j]
+            }
+            p = v0 &+ 1 &+ ProgramOp.keyframeWords(keys: kc, components: c, cubic: cubic)
+        default:
+            return false
+        }
+        return true
+    }
+}
