@@ -31,6 +31,13 @@
 /// virtual ops); the segment hint then the flat keyframes (`flatLayout`:
 /// times, values, tangents) of a keyframe op; none for a group, whose
 /// children follow it.
+/// What the ops need of a timing sample (`Engine.programSample`).
+struct ProgramSample {
+    var progress: Double
+    var cycleTime: Double
+    var iteration: Double
+}
+
 enum ProgramOp {
     static let basicBlock: UInt64 = 1
     static let springBlock: UInt64 = 2
@@ -304,19 +311,22 @@ extension Engine {
     }
 
     /// The sample of the op at `p` at parent time `t` when inside its active
-    /// interval (`activeSample`, the general sampler's steady state); nil otherwise.
-    @inline(__always)
-    static func programSample(_ code: borrowing MutableSpan<Double>, _ p: Int, _ h: UInt64, _ t: Double) -> TimingSample? {
+    /// interval (`activeSample`, the general sampler's steady state): progress,
+    /// cycle time and iteration, in registers; progress NaN outside (an active
+    /// sample's progress is never NaN).
+    @inline(never)
+    static func programSample(_ code: borrowing MutableSpan<Double>, _ p: Int, _ h: UInt64, _ t: Double) -> ProgramSample {
         let a = (t - code[p &+ 1]) * code[p &+ 2]
         let d = code[p &+ 6]
-        guard a >= 0 && a < d else { return nil }
-        return Engine.activeSample(a, offset: code[p &+ 3], cycle: code[p &+ 5], duration: code[p &+ 4],
-                                   activeDuration: d, flags2: UInt8(truncatingIfNeeded: ProgramOp.flags(h) & 6))
+        guard a >= 0 && a < d else { return ProgramSample(progress: .nan, cycleTime: 0, iteration: 0) }
+        let s = Engine.activeSample(a, offset: code[p &+ 3], cycle: code[p &+ 5], duration: code[p &+ 4],
+                                    activeDuration: d, flags2: UInt8(truncatingIfNeeded: ProgramOp.flags(h) & 6))
+        return ProgramSample(progress: s.progress, cycleTime: s.cycleTime, iteration: s.iteration)
     }
 
     /// Eased progress of a basic op or a group.
     @inline(__always)
-    func programEase(_ h: UInt64, _ s: TimingSample) -> Double {
+    func programEase(_ h: UInt64, _ s: ProgramSample) -> Double {
         ProgramOp.flags(h) & ProgramOp.linearCurve != 0 ? s.progress : inst.curves[ProgramOp.instance(h)].evaluate(s.progress)
     }
 
@@ -331,25 +341,35 @@ extension Engine {
         var comps = TransformComponents()
         var decomposed = false
         var p = p0 &+ 1
+        // One loop over the ops (one call site, so `runLeaf` is inlined): a
+        // group sets the parent time of the `children` ops that follow it.
         var k = 0
-        while k < top {
-            let h = code[p].bitPattern
-            guard ProgramOp.flags(h) & ProgramOp.started != 0 else { return false }
-            if ProgramOp.kind(h) == ProgramOp.group {
-                guard let s = Engine.programSample(code, p, h, t) else { return false }
-                let e = programEase(h, s)
-                // At its end a group holds its children (`evaluateInstance`'s `held`).
-                guard e != 1 else { return false }
-                let childTime = e * code[p &+ 4]
-                let n = ProgramOp.count(h)
-                p &+= ProgramOp.headWords
-                for _ in 0..<n {
-                    guard runLeaf(l, base, &p, childTime, &code, &out, &comps, &decomposed) else { return false }
-                }
+        var children = 0
+        var childTime = 0.0
+        while true {
+            let tp: Double
+            if children > 0 {
+                children &-= 1
+                tp = childTime
             } else {
-                guard runLeaf(l, base, &p, t, &code, &out, &comps, &decomposed) else { return false }
+                guard k < top else { break }
+                k &+= 1
+                tp = t
+                let h = code[p].bitPattern
+                guard ProgramOp.flags(h) & ProgramOp.started != 0 else { return false }
+                if ProgramOp.kind(h) == ProgramOp.group {
+                    let s = Engine.programSample(code, p, h, t)
+                    guard !s.progress.isNaN else { return false }
+                    let e = programEase(h, s)
+                    // At its end a group holds its children (`evaluateInstance`'s `held`).
+                    guard e != 1 else { return false }
+                    childTime = e * code[p &+ 4]
+                    children = ProgramOp.count(h)
+                    p &+= ProgramOp.headWords
+                    continue
+                }
             }
-            k &+= 1
+            guard runLeaf(l, base, &p, tp, &code, &out, &comps, &decomposed) else { return false }
         }
         let mask = layers[l].animMask
         if decomposed {
@@ -378,7 +398,8 @@ extension Engine {
                  _ out: inout MutableSpan<Double>, _ comps: inout TransformComponents, _ decomposed: inout Bool) -> Bool {
         let q = p
         let h = code[q].bitPattern
-        guard let s = Engine.programSample(code, q, h, t) else { return false }
+        let s = Engine.programSample(code, q, h, t)
+        guard !s.progress.isNaN else { return false }
         let kind = ProgramOp.kind(h)
         let c = ProgramOp.count(h)
         let v0 = q &+ ProgramOp.headWords
