@@ -54,6 +54,8 @@ enum ProgramOp {
     /// Words before an op's payload: the header and six timing fields.
     static var headWords: Int { 7 }
     static var maxInstance: Int { 1 << 24 }
+    /// Layers with more top-level animations (or groups with more children) have no program.
+    static var maxAnimations: Int32 { 16 }
 
     @inline(__always) static func kind(_ h: UInt64) -> UInt64 { h & 0xFF }
     @inline(__always) static func count(_ h: UInt64) -> Int { Int(truncatingIfNeeded: (h >> 8) & 0xFF) }
@@ -135,14 +137,18 @@ extension Engine {
     /// animations has no program form.
     func buildProgram(_ l: Int) -> Bool {
         scratchProgram.removeAll(keepingCapacity: true)
-        guard layers[l].transition < 0, layers[l].simple < 0, layers[l].firstAnim >= 0 else { return false }
+        // At most `maxAnimations` top-level animations: a program is rebuilt at
+        // every add and remove, which must stay O(1) per layer (adding n
+        // animations to one layer must not cost O(n²)).
+        guard layers[l].transition < 0, layers[l].simple < 0, layers[l].firstAnim >= 0,
+              layerCold[l].animCount <= ProgramOp.maxAnimations else { return false }
         scratchProgram.append(0)
         var written: UInt32 = 0
         var hasVirtual = false
         var top = 0
         var i = Int(layers[l].firstAnim)
         while i >= 0 {
-            guard i < inst.items.count, inst.items[i].alive, !inst.items[i].awaitingCommit, top < 0xFFFF else { return false }
+            guard i < inst.items.count, inst.items[i].alive, !inst.items[i].awaitingCommit, top < Int(ProgramOp.maxAnimations) else { return false }
             if inst.items[i].kind == .group {
                 guard appendGroup(i, &written, &hasVirtual) else { return false }
             } else {
@@ -236,11 +242,11 @@ extension Engine {
         guard i < ProgramOp.maxInstance else { return false }
         var n = 0
         var c = Int(inst.items[i].firstChild)
-        while c >= 0 && n < 256 {
+        while c >= 0 && n <= Int(ProgramOp.maxAnimations) {
             n += 1
             c = Int(inst.items[c].next)
         }
-        guard n >= 1, n < 256 else { return false }
+        guard n >= 1, n <= Int(ProgramOp.maxAnimations) else { return false }
         appendHead(i, kind: ProgramOp.group, count: n, target: 0)
         c = Int(inst.items[i].firstChild)
         while c >= 0 {
