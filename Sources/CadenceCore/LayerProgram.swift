@@ -385,10 +385,14 @@ extension Engine {
             out[o &+ 4] = m.r2.x; out[o &+ 5] = m.r2.y; out[o &+ 6] = m.r2.z; out[o &+ 7] = m.r2.w
             out[o &+ 8] = m.r3.x; out[o &+ 9] = m.r3.y; out[o &+ 10] = m.r3.z; out[o &+ 11] = m.r3.w
             out[o &+ 12] = m.r4.x; out[o &+ 13] = m.r4.y; out[o &+ 14] = m.r4.z; out[o &+ 15] = m.r4.w
-            layers[l].presTransformIdentity = m.isIdentity
+            // (Each store to the layer table checks its uniqueness: only what changed.)
+            let identity = m.isIdentity
+            if layers[l].presTransformIdentity != identity { layers[l].presTransformIdentity = identity }
         }
-        layers[l].presDirty = false
-        if mask & LayerProperty.geometryMask != 0 || layers[l].transition >= 0 { layers[l].geomDirty = true }
+        if layers[l].presDirty { layers[l].presDirty = false }
+        if (mask & LayerProperty.geometryMask != 0 || layers[l].transition >= 0) && !layers[l].geomDirty {
+            layers[l].geomDirty = true
+        }
         let visual = mask & (~LayerProperty.geometryMask | LayerProperty.bounds.bit)
         if visual == LayerProperty.opacity.bit {
             cache[l].opacity = clamp01(out[base &+ LayerProperty.opacity.offset])
