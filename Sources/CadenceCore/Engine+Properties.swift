@@ -72,6 +72,12 @@ extension Engine {
     @inline(__always)
     static func store(_ m: Transform3D, _ b: inout [Double], _ o: Int) {
         var s = b.mutableSpan
+        store(m, &s, o)
+    }
+
+    /// `store` into a span (the tick's layer programs write the block moved out of the engine).
+    @inline(__always)
+    static func store(_ m: Transform3D, _ s: inout MutableSpan<Double>, _ o: Int) {
         // One range check up front; the stores below stay inside it.
         guard o >= 0, o <= s.count &- 16 else { return }
         s[o] = m.r1.x; s[o &+ 1] = m.r1.y; s[o &+ 2] = m.r1.z; s[o &+ 3] = m.r1.w

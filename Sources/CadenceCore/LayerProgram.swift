@@ -380,11 +380,7 @@ extension Engine {
         let mask = layers[l].animMask
         if decomposed {
             let m = Transform3D(comps)
-            let o = base &+ Engine.transformBase
-            out[o] = m.r1.x; out[o &+ 1] = m.r1.y; out[o &+ 2] = m.r1.z; out[o &+ 3] = m.r1.w
-            out[o &+ 4] = m.r2.x; out[o &+ 5] = m.r2.y; out[o &+ 6] = m.r2.z; out[o &+ 7] = m.r2.w
-            out[o &+ 8] = m.r3.x; out[o &+ 9] = m.r3.y; out[o &+ 10] = m.r3.z; out[o &+ 11] = m.r3.w
-            out[o &+ 12] = m.r4.x; out[o &+ 13] = m.r4.y; out[o &+ 14] = m.r4.z; out[o &+ 15] = m.r4.w
+            Engine.store(m, &out, base &+ Engine.transformBase)
             // (Each store to the layer table checks its uniqueness: only what changed.)
             let identity = m.isIdentity
             if layers[l].presTransformIdentity != identity { layers[l].presTransformIdentity = identity }
