@@ -22,27 +22,6 @@ struct DeferredSimpleTrackTests: PlainMatrices {
         }
     }
 
-    static func bytes(_ items: ArraySlice<RenderItem>) -> [UInt8] {
-        var out: [UInt8] = []
-        for var it in items { withUnsafeBytes(of: &it) { out.append(contentsOf: $0) } }
-        return out
-    }
-
-    static func renderList(_ e: Engine, _ root: UInt64) -> [UInt8] {
-        var buf = [RenderItem](repeating: RenderItem(), count: 256)
-        var span = buf.mutableSpan
-        let n = try! e.renderList(root: root, into: &span)
-        return bytes(buf.prefix(n))
-    }
-
-    static func events(_ e: Engine) -> [String] {
-        var out: [String] = []
-        while let ev = try? e.pollEvent() {
-            out.append("\(ev.kind) \(ev.finished) \(ev.layer) \(ev.tag) \(ev.time.bitPattern) \(ev.key)")
-        }
-        return out
-    }
-
     /// A position animation that qualifies for the simple track: from/to,
     /// repeating forever unless `finite`, with random timing.
     static func positionAnimation(_ g: inout SplitMix64, finite: Bool) -> AnimationSpec {
@@ -164,17 +143,17 @@ struct DeferredSimpleTrackTests: PlainMatrices {
             let tnow = now
             t.both { e throws(CadenceError) in try e.tick(tnow) }
             if t.lazy.simplePending { deferred += 1 }
-            #expect(Self.events(t.lazy) == Self.events(t.eager), "events, step \(step)")
+            #expect(Observed.events(t.lazy) == Observed.events(t.eager), "events, step \(step)")
             // Reads in a random order, or none (the pending pass is dropped by
             // the next tick).
             for _ in 0..<g.int(0...3) {
                 switch g.int(0...4) {
                 case 0:
-                    #expect(Self.renderList(t.lazy, root) == Self.renderList(t.eager, root), "render list, step \(step)")
+                    #expect(Observed.renderList(t.lazy, root) == Observed.renderList(t.eager, root), "render list, step \(step)")
                 case 1:
                     // A subtree: its root's ancestors are read from scratch.
                     let sub = ids[g.int(0...(ids.count - 1))]
-                    #expect(Self.renderList(t.lazy, sub) == Self.renderList(t.eager, sub), "subtree render list, step \(step)")
+                    #expect(Observed.renderList(t.lazy, sub) == Observed.renderList(t.eager, sub), "subtree render list, step \(step)")
                 case 2:
                     let id = ids[g.int(0...(ids.count - 1))]
                     for key in ["position", "transform", "bounds", "opacity"] {
@@ -195,7 +174,7 @@ struct DeferredSimpleTrackTests: PlainMatrices {
             }
         }
         // Final state, read every way.
-        #expect(Self.renderList(t.lazy, root) == Self.renderList(t.eager, root))
+        #expect(Observed.renderList(t.lazy, root) == Observed.renderList(t.eager, root))
         for id in ids {
             #expect(try! t.lazy.presentation(layer: id, "position") == t.eager.presentation(layer: id, "position"))
         }

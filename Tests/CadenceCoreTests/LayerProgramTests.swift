@@ -23,27 +23,6 @@ struct LayerProgramTests {
         }
     }
 
-    static func bytes(_ items: ArraySlice<RenderItem>) -> [UInt8] {
-        var out: [UInt8] = []
-        for var it in items { withUnsafeBytes(of: &it) { out.append(contentsOf: $0) } }
-        return out
-    }
-
-    static func renderList(_ e: Engine, _ root: UInt64) -> [UInt8] {
-        var buf = [RenderItem](repeating: RenderItem(), count: 512)
-        var span = buf.mutableSpan
-        let n = try! e.renderList(root: root, into: &span)
-        return bytes(buf.prefix(n))
-    }
-
-    static func events(_ e: Engine) -> [String] {
-        var out: [String] = []
-        while let ev = try? e.pollEvent() {
-            out.append("\(ev.kind) \(ev.finished) \(ev.layer) \(ev.tag) \(ev.time.bitPattern) \(ev.key)")
-        }
-        return out
-    }
-
     static func timing(_ g: inout SplitMix64, _ s: inout AnimationSpec, finite: Bool) {
         s.timing.duration = g.uniform(0.2, 3)
         s.timing.repeatCount = finite ? Double(g.int(1...3)) : .infinity
@@ -226,8 +205,8 @@ struct LayerProgramTests {
             // Layers whose program ran this tick.
             let fallback = Set(t.prog.scratchFallback)
             for x in t.prog.animatedLayers where t.prog.layers[Int(x)].program >= 0 && !fallback.contains(x) { ran += 1 }
-            #expect(Self.events(t.prog) == Self.events(t.plain), "events, step \(step)")
-            #expect(Self.renderList(t.prog, root) == Self.renderList(t.plain, root), "render list, step \(step)")
+            #expect(Observed.events(t.prog) == Observed.events(t.plain), "events, step \(step)")
+            #expect(Observed.renderList(t.prog, root) == Observed.renderList(t.plain, root), "render list, step \(step)")
             for id in ids where g.int(0...3) == 0 {
                 for key in ["position", "transform", "bounds", "opacity", "backgroundColor"] {
                     let a = try! t.prog.presentation(layer: id, key), b = try! t.plain.presentation(layer: id, key)

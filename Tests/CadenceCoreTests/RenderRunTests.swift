@@ -288,13 +288,6 @@ struct RenderRunTests: PlainMatrices {
         }
     }
 
-    static func renderList(_ e: Engine, _ root: UInt64) -> [UInt8] {
-        var buf = [RenderItem](repeating: RenderItem(), count: 512)
-        var span = buf.mutableSpan
-        let n = try! e.renderList(root: root, into: &span)
-        return DeferredSimpleTrackTests.bytes(buf.prefix(n))
-    }
-
     /// A transform of a random kind: planar (most), 3D affine, perspective,
     /// the identity, or planar with an element near the float range.
     static func transform(_ g: inout SplitMix64) -> [Double] {
@@ -401,7 +394,7 @@ struct RenderRunTests: PlainMatrices {
             t.both { e throws(CadenceError) in try e.tick(tnow) }
             for _ in 0..<g.int(1...3) {
                 let from = g.int(0...3) == 0 ? ids[g.int(0...(ids.count - 1))] : root
-                #expect(Self.renderList(t.runs, from) == Self.renderList(t.plain, from), "step \(step)")
+                #expect(Observed.renderList(t.runs, from) == Observed.renderList(t.plain, from), "step \(step)")
             }
         }
     }

@@ -190,3 +190,29 @@ func bezierY(_ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double, at x: D
     }
     return b((lo + hi) / 2, c1y, c2y)
 }
+
+/// What the differential tests compare between two engines, byte for byte.
+enum Observed {
+    static func bytes(_ items: ArraySlice<RenderItem>) -> [UInt8] {
+        var out: [UInt8] = []
+        for var it in items { withUnsafeBytes(of: &it) { out.append(contentsOf: $0) } }
+        return out
+    }
+
+    /// The render list from `root` as bytes.
+    static func renderList(_ e: Engine, _ root: UInt64) -> [UInt8] {
+        var buf = [RenderItem](repeating: RenderItem(), count: 512)
+        var span = buf.mutableSpan
+        let n = try! e.renderList(root: root, into: &span)
+        return bytes(buf.prefix(n))
+    }
+
+    /// The queued events, drained, each as one line (time as bits).
+    static func events(_ e: Engine) -> [String] {
+        var out: [String] = []
+        while let ev = try? e.pollEvent() {
+            out.append("\(ev.kind) \(ev.finished) \(ev.layer) \(ev.tag) \(ev.time.bitPattern) \(ev.key)")
+        }
+        return out
+    }
+}
