@@ -49,25 +49,7 @@ struct DeferredSimpleTrackTests: PlainMatrices {
         t.both { e throws(CadenceError) in try e.tick(0) }
         // A tree under one root: most layers leaves of the root (the translated
         // leaf run), some nested, a few rotated (the general path).
-        var ids: [UInt64] = []
-        var root: UInt64 = 0
-        t.both { e throws(CadenceError) in root = try e.createLayer() }
-        for k in 0..<40 {
-            var id: UInt64 = 0
-            let parent = k < 4 || g.int(0...3) != 0 ? root : ids[g.int(0...(ids.count - 1))]
-            let pos = [g.uniform(0, 500), g.uniform(0, 500)]
-            let bounds = [0, 0, g.uniform(1, 50), g.uniform(1, 50)]
-            let rotate = g.int(0...7) == 0
-            let angle = g.uniform(-1, 1)
-            t.both { e throws(CadenceError) in
-                id = try e.createLayer()
-                try e.addSublayer(parent, id)
-                try e.set(layer: id, "position", pos)
-                try e.set(layer: id, "bounds", bounds)
-                if rotate { try e.set(layer: id, "transform.rotation.z", [angle]) }
-            }
-            ids.append(id)
-        }
+        let (root, ids) = randomTree(&g, count: 40, nestOneIn: 4, rotateOneIn: 8) { body in t.both(body) }
         for id in ids where g.int(0...9) < 8 {
             let s = Self.positionAnimation(&g, finite: false)
             t.both { e throws(CadenceError) in try e.addAnimation(layer: id, spec: s, key: "move") }
@@ -93,24 +75,14 @@ struct DeferredSimpleTrackTests: PlainMatrices {
                 case 1: ("anchorPoint", [g.uniform(0, 1), g.uniform(0, 1)])
                 default: ("zPosition", [g.uniform(-10, 10)])
                 }
-                t.both { e throws(CadenceError) in
-                    e.beginTransaction()
-                    try e.setTransactionDisableActions(true)
-                    try e.set(layer: id, key, v)
-                    try e.commitTransaction()
-                }
+                t.both { e throws(CadenceError) in try e.setWithoutActions(layer: id, [(key, v)]) }
             }
             if step % 20 < 8 {
                 switch g.int(0...11) {
                 case 0:
                     let id = ids[g.int(0...(ids.count - 1))]
                     let v = [g.uniform(0, 500), g.uniform(0, 500)]
-                    t.both { e throws(CadenceError) in
-                        e.beginTransaction()
-                        try e.setTransactionDisableActions(true)
-                        try e.set(layer: id, "position", v)
-                        try e.commitTransaction()
-                    }
+                    t.both { e throws(CadenceError) in try e.setWithoutActions(layer: id, [("position", v)]) }
                 case 1:
                     let id = ids[g.int(0...(ids.count - 1))]
                     let s = Self.positionAnimation(&g, finite: g.int(0...3) == 0)
@@ -273,10 +245,7 @@ struct DeferredSimpleTrackTests: PlainMatrices {
             ("bounds", [-1, 0, 4, 4], -1 + 0 * 4, 0 + 1 * 4, 7),
         ]
         for (key, value, ox, oy, z) in writes {
-            r.e.beginTransaction()
-            try r.e.setTransactionDisableActions(true)
-            try r.e.set(layer: l, key, value)
-            try r.e.commitTransaction()
+            try r.e.setWithoutActions(layer: l, [(key, value)])
             t += 0.25
             r.tick(t)
             #expect(r.e.simplePending, "still deferred after writing \(key)")

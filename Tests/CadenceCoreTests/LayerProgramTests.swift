@@ -128,25 +128,7 @@ struct LayerProgramTests {
         var t = Twin()
         var now = 0.0
         t.both { e throws(CadenceError) in try e.tick(0) }
-        var ids: [UInt64] = []
-        var root: UInt64 = 0
-        t.both { e throws(CadenceError) in root = try e.createLayer() }
-        for k in 0..<30 {
-            var id: UInt64 = 0
-            let parent = k < 4 || g.int(0...2) != 0 ? root : ids[g.int(0...(ids.count - 1))]
-            let pos = [g.uniform(0, 500), g.uniform(0, 500)]
-            let bounds = [0, 0, g.uniform(1, 50), g.uniform(1, 50)]
-            let rotate = g.int(0...4) == 0
-            let angle = g.uniform(-1, 1)
-            t.both { e throws(CadenceError) in
-                id = try e.createLayer()
-                try e.addSublayer(parent, id)
-                try e.set(layer: id, "position", pos)
-                try e.set(layer: id, "bounds", bounds)
-                if rotate { try e.set(layer: id, "transform.rotation.z", [angle]) }
-            }
-            ids.append(id)
-        }
+        let (root, ids) = randomTree(&g, count: 30, nestOneIn: 3, rotateOneIn: 5) { body in t.both(body) }
         let keys = ["a", "b", "c", "d"]
         for id in ids {
             for k in 0..<g.int(0...4) {
@@ -170,12 +152,8 @@ struct LayerProgramTests {
                 let id = ids[g.int(0...(ids.count - 1))]
                 let a = g.uniform(-2, 2), sc = g.uniform(0.5, 2), x = g.uniform(0, 400)
                 t.both { e throws(CadenceError) in
-                    e.beginTransaction()
-                    try e.setTransactionDisableActions(true)
-                    try e.set(layer: id, "transform.rotation.z", [a])
-                    try e.set(layer: id, "transform.scale.x", [sc])
-                    try e.set(layer: id, "position", [x, x])
-                    try e.commitTransaction()
+                    try e.setWithoutActions(layer: id, [("transform.rotation.z", [a]), ("transform.scale.x", [sc]),
+                                                        ("position", [x, x])])
                 }
             case 3:
                 let id = ids[g.int(0...(ids.count - 1))]

@@ -377,12 +377,7 @@ struct RenderRunTests: PlainMatrices {
             case 2:
                 let id = ids[g.int(0...(ids.count - 1))]
                 let v = [g.uniform(0, 500), g.uniform(0, 500)]
-                t.both { e throws(CadenceError) in
-                    e.beginTransaction()
-                    try e.setTransactionDisableActions(true)
-                    try e.set(layer: id, "position", v)
-                    try e.commitTransaction()
-                }
+                t.both { e throws(CadenceError) in try e.setWithoutActions(layer: id, [("position", v)]) }
             case 3:
                 let id = ids[g.int(0...(ids.count - 1))]
                 t.both { e throws(CadenceError) in try e.removeAllAnimations(layer: id) }

@@ -216,3 +216,41 @@ enum Observed {
         return out
     }
 }
+
+extension Engine {
+    /// Model writes in one transaction with actions disabled (no implicit animations).
+    func setWithoutActions(layer id: UInt64, _ writes: [(String, [Double])]) throws(CadenceError) {
+        beginTransaction()
+        try setTransactionDisableActions(true)
+        for (key, v) in writes { try set(layer: id, key, v) }
+        try commitTransaction()
+    }
+}
+
+/// A random tree under a new root for the differential tests, built on both
+/// engines by `both`: `count` layers with random position and bounds, the
+/// first 4 and most others sublayers of the root (one in `nestOneIn` nested
+/// under an earlier layer), one in `rotateOneIn` turned about z.
+func randomTree(_ g: inout SplitMix64, count: Int, nestOneIn: Int, rotateOneIn: Int,
+                both: ((Engine) throws(CadenceError) -> Void) -> Void) -> (root: UInt64, ids: [UInt64]) {
+    var ids: [UInt64] = []
+    var root: UInt64 = 0
+    both { e throws(CadenceError) in root = try e.createLayer() }
+    for k in 0..<count {
+        var id: UInt64 = 0
+        let parent = k < 4 || g.int(0...(nestOneIn - 1)) != 0 ? root : ids[g.int(0...(ids.count - 1))]
+        let pos = [g.uniform(0, 500), g.uniform(0, 500)]
+        let bounds = [0, 0, g.uniform(1, 50), g.uniform(1, 50)]
+        let rotate = g.int(0...(rotateOneIn - 1)) == 0
+        let angle = g.uniform(-1, 1)
+        both { e throws(CadenceError) in
+            id = try e.createLayer()
+            try e.addSublayer(parent, id)
+            try e.set(layer: id, "position", pos)
+            try e.set(layer: id, "bounds", bounds)
+            if rotate { try e.set(layer: id, "transform.rotation.z", [angle]) }
+        }
+        ids.append(id)
+    }
+    return (root, ids)
+}
