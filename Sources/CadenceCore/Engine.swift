@@ -58,6 +58,10 @@ struct LayerCold {
     /// no program, for the next one that fits), -1 if none.
     var programStart: Int32 = -1
     var programCap: Int32 = 0
+    /// The layer's program shape (`ProgramShapes`) and its index among the
+    /// shape's members, -1 when the layer has no program.
+    var shape: Int32 = -1
+    var shapeSlot: Int32 = -1
 }
 
 /// A layer's public identity: `[type:2][salt:14][generation:20][index:28]`.
@@ -163,6 +167,12 @@ public final class Engine {
     /// Words of the regions of layers that have a program.
     var programLiveWords = 0
     var scratchProgram: [Double] = []
+    /// The programs grouped by layout (LayerProgram.swift), the tick's lanes,
+    /// and per layer whether its program declined this frame.
+    var programShapes = ProgramShapes()
+    var programLanes = [ProgramLane](repeating: ProgramLane(), count: ProgramLanes.width)
+    var programDeclined: [UInt8] = []
+    var scratchShapeKey: [UInt64] = []
     /// Layers the tick leaves to the general code this frame.
     var scratchFallback: [Int32] = []
     /// Layers whose programs wrote visual properties other than opacity.

@@ -91,6 +91,7 @@ extension Engine {
     func rebuildProgram(_ l: Int) {
         let wasActive = layers[l].program >= 0
         let oldCap = Int(layerCold[l].programCap)
+        leaveShape(l)
         layers[l].program = -1
         if wasActive { programLiveWords -= oldCap }
         guard allowPrograms, buildProgram(l) else { return }
@@ -108,6 +109,7 @@ extension Engine {
         }
         programLiveWords += Int(layerCold[l].programCap)
         layers[l].program = Int32(start)
+        joinShape(l)
     }
 
     /// Drops the regions of layers without a program (they are built again
@@ -282,29 +284,90 @@ extension Engine {
         }
     }
 
+    // MARK: shapes
+
+    /// Adds layer `l` (whose program was just written from `scratchProgram`)
+    /// to the members of its shape, creating the shape if it is new.
+    func joinShape(_ l: Int) {
+        scratchShapeKey.removeAll(keepingCapacity: true)
+        scratchShapeKey.append(scratchProgram[0].bitPattern)
+        // Headers without the start flag and the instance: what fixes the layout.
+        let keep = ~(ProgramOp.started << 24) & ((1 << 40) &- 1)
+        var p = 1
+        while p < scratchProgram.count {
+            let h = scratchProgram[p].bitPattern
+            scratchShapeKey.append(h & keep)
+            p &+= ProgramOp.length(h)   // a group's children follow it
+        }
+        let s = programShapes.shape(for: scratchShapeKey)
+        layerCold[l].shape = Int32(s)
+        layerCold[l].shapeSlot = Int32(programShapes.members[s].count)
+        programShapes.members[s].append(Int32(l))
+    }
+
+    /// Removes layer `l` from its shape's members (the last member takes its slot).
+    func leaveShape(_ l: Int) {
+        let s = Int(layerCold[l].shape)
+        guard s >= 0, s < programShapes.members.count else { return }
+        let k = Int(layerCold[l].shapeSlot)
+        layerCold[l].shape = -1
+        layerCold[l].shapeSlot = -1
+        guard k >= 0, k < programShapes.members[s].count else { return }
+        let last = programShapes.members[s].removeLast()
+        if k < programShapes.members[s].count {
+            programShapes.members[s][k] = last
+            layerCold[Int(last)].shapeSlot = Int32(k)
+        }
+        if programShapes.members[s].isEmpty { programShapes.retire(s) }
+    }
+
     // MARK: running
 
     /// The tick's pass over the animated layers when some have programs: the
-    /// programs first, in one sweep over the presentation block (moved out of
-    /// the engine, as the simple track does), then, in order, the layers the
-    /// general code evaluates (no program, or not in their steady state) —
-    /// the only ones that report events, so events keep their order.
+    /// programs first, shape by shape (`runShape`) over the presentation
+    /// block (moved out of the engine, as the simple track does), then, in
+    /// order, the layers the general code evaluates (no program, or not in
+    /// their steady state) — the only ones that report events, so events keep
+    /// their order.
     func evaluateAnimatedLayers() {
         scratchFallback.removeAll(keepingCapacity: true)
         scratchProgramVisual.removeAll(keepingCapacity: true)
+        if programDeclined.count < layers.count {
+            // (Grows with the layer table only: no allocation in a warm frame.)
+            programDeclined.append(contentsOf: repeatElement(0, count: layers.count &- programDeclined.count))
+        }
         var code: [Double] = []
+        var shapes = ProgramShapes()
+        var lanes: [ProgramLane] = []
+        var declined: [UInt8] = []
         swap(&code, &programCode)
+        swap(&shapes, &programShapes)
+        swap(&lanes, &programLanes)
+        swap(&declined, &programDeclined)
         withBlock { out in
             var cs = code.mutableSpan
-            var k = 0
-            while k < animatedLayers.count {
-                let x = animatedLayers[k]
-                let p = Int(layers[Int(x)].program)
-                if p < 0 || !runProgram(Int(x), p, &cs, &out) { scratchFallback.append(x) }
-                k &+= 1
+            var ds = declined.mutableSpan
+            var ls = lanes.mutableSpan
+            for s in 0..<shapes.plans.count where !shapes.members[s].isEmpty {
+                runShape(shapes.plans[s], shapes.members[s], shapes.hasVirtual[s], &cs, &out, &ls, &ds)
             }
         }
         swap(&code, &programCode)
+        swap(&shapes, &programShapes)
+        swap(&lanes, &programLanes)
+        swap(&declined, &programDeclined)
+        var k = 0
+        while k < animatedLayers.count {
+            let x = animatedLayers[k]
+            let l = Int(x)
+            if layers[l].program < 0 {
+                scratchFallback.append(x)
+            } else if programDeclined[l] != 0 {
+                programDeclined[l] = 0
+                scratchFallback.append(x)
+            }
+            k &+= 1
+        }
         for x in scratchFallback {
             let l = Int(x)
             evaluateLayer(l, events: true)
@@ -320,7 +383,7 @@ extension Engine {
     /// interval (`activeSample`, the general sampler's steady state): progress,
     /// cycle time and iteration, in registers; progress NaN outside (an active
     /// sample's progress is never NaN).
-    @inline(never)
+    @inline(__always)
     static func programSample(_ code: borrowing MutableSpan<Double>, _ p: Int, _ h: UInt64, _ t: Double) -> ProgramSample {
         let a = (t - code[p &+ 1]) * code[p &+ 2]
         let d = code[p &+ 6]
@@ -330,61 +393,181 @@ extension Engine {
         return ProgramSample(progress: s.progress, cycleTime: s.cycleTime, iteration: s.iteration)
     }
 
-    /// Eased progress of a basic op or a group.
-    @inline(__always)
-    func programEase(_ h: UInt64, _ s: ProgramSample) -> Double {
-        ProgramOp.flags(h) & ProgramOp.linearCurve != 0 ? s.progress : inst.curves[ProgramOp.instance(h)].evaluate(s.progress)
-    }
-
-    /// Runs layer `l`'s program at `p0` (`evaluateLayer`'s steady state);
-    /// false when the layer needs the general code this frame (whatever the
-    /// program wrote is then overwritten by it).
-    func runProgram(_ l: Int, _ p0: Int, _ code: inout MutableSpan<Double>, _ out: inout MutableSpan<Double>) -> Bool {
-        let head = code[p0].bitPattern
-        let top = Int(head & 0xFFFF)
-        let t = layers[l].timeIdentity ? now : localTime(l, global: now)
-        let base = l &* LayerProperty.stride
-        var comps = TransformComponents()
-        var decomposed = false
-        var p = p0 &+ 1
-        // One loop over the ops (one call site, so `runLeaf` is inlined): a
-        // group sets the parent time of the `children` ops that follow it.
-        var k = 0
-        var children = 0
-        var childTime = 0.0
-        while true {
-            let tp: Double
-            if children > 0 {
-                children &-= 1
-                tp = childTime
-            } else {
-                guard k < top else { break }
-                k &+= 1
-                tp = t
-                let h = code[p].bitPattern
-                guard ProgramOp.flags(h) & ProgramOp.started != 0 else { return false }
-                if ProgramOp.kind(h) == ProgramOp.group {
-                    let s = Engine.programSample(code, p, h, t)
-                    guard !s.progress.isNaN else { return false }
-                    let e = programEase(h, s)
-                    // At its end a group holds its children (`evaluateInstance`'s `held`).
-                    guard e != 1 else { return false }
-                    childTime = e * code[p &+ 4]
-                    children = ProgramOp.count(h)
-                    p &+= ProgramOp.headWords
-                    continue
+    /// Runs the programs of one shape's `members` (`evaluateLayer`'s steady
+    /// state), `ProgramLanes.width` layers at a time: each op of the plan for
+    /// every layer of the chunk, then each layer's transform and flags. A
+    /// layer that needs the general code this frame is marked in `declined`
+    /// (whatever its program wrote is then overwritten by the general code).
+    func runShape(_ plan: [PlanOp], _ members: [Int32], _ hasVirtual: Bool,
+                  _ code: inout MutableSpan<Double>, _ out: inout MutableSpan<Double>,
+                  _ lanes: inout MutableSpan<ProgramLane>, _ declined: inout MutableSpan<UInt8>) {
+        var c0 = 0
+        while c0 < members.count {
+            let n = Swift.min(ProgramLanes.width, members.count &- c0)
+            for m in 0..<n {
+                let l = Int(members[c0 &+ m])
+                lanes[m].layer = l
+                lanes[m].start = Int(layers[l].program)
+                lanes[m].dead = layers[l].program < 0
+                lanes[m].time = layers[l].timeIdentity ? now : localTime(l, global: now)
+                if hasVirtual {
+                    // `decomposeTransform` of a pending transform: from the model.
+                    var comps = TransformComponents()
+                    if !layers[l].modelTransformIdentity {
+                        let mt = Engine.matrix(model, l &* LayerProperty.stride &+ Engine.transformBase)
+                        if !mt.isIdentity { comps = mt.components }
+                    }
+                    lanes[m].comps = comps
                 }
             }
-            guard runLeaf(l, base, &p, tp, &code, &out, &comps, &decomposed) else { return false }
+            for op in plan {
+                if op.kind == ProgramOp.group {
+                    runGroupOp(op, n, &code, &lanes)
+                } else {
+                    runLeafOp(op, n, &code, &out, &lanes)
+                }
+            }
+            for m in 0..<n {
+                let l = lanes[m].layer
+                if lanes[m].dead {
+                    declined[l] = 1
+                } else {
+                    finishProgram(l, hasVirtual, lanes[m].comps, &out)
+                }
+            }
+            c0 &+= n
         }
-        let mask = layers[l].animMask
-        if decomposed {
+    }
+
+    /// The sample of op `op` for lane `m`; progress NaN (and the lane dead)
+    /// when the op is outside its active interval or, top-level, its start
+    /// is not reported yet.
+    @inline(__always)
+    func laneSample(_ op: PlanOp, _ m: Int, _ code: borrowing MutableSpan<Double>,
+                    _ lanes: inout MutableSpan<ProgramLane>) -> ProgramSample {
+        let q = lanes[m].start &+ op.off
+        let h = code[q].bitPattern
+        let x = Engine.programSample(code, q, h, op.top ? lanes[m].time : lanes[m].childTime)
+        guard !op.top || ProgramOp.flags(h) & ProgramOp.started != 0, !x.progress.isNaN else {
+            lanes[m].dead = true
+            return ProgramSample(progress: .nan, cycleTime: 0, iteration: 0)
+        }
+        return x
+    }
+
+    /// A top-level group: its eased progress times its duration is its
+    /// children's parent time. At its end a group holds its children
+    /// (`evaluateInstance`'s `held`): the general code's business.
+    func runGroupOp(_ op: PlanOp, _ n: Int, _ code: inout MutableSpan<Double>, _ lanes: inout MutableSpan<ProgramLane>) {
+        let linear = op.flags & ProgramOp.linearCurve != 0
+        for m in 0..<n where !lanes[m].dead {
+            let q = lanes[m].start &+ op.off
+            let s = laneSample(op, m, code, &lanes)
+            if s.progress.isNaN { continue }
+            let e = linear ? s.progress : inst.curves[ProgramOp.instance(code[q].bitPattern)].evaluate(s.progress)
+            if e == 1 {
+                lanes[m].dead = true
+            } else {
+                lanes[m].childTime = e * code[q &+ 4]
+            }
+        }
+    }
+
+    /// One leaf op for every live lane: top-level ops sample the layer's
+    /// time and need their start reported, a group's children sample the
+    /// group's `childTime`.
+    func runLeafOp(_ op: PlanOp, _ n: Int, _ code: inout MutableSpan<Double>, _ out: inout MutableSpan<Double>,
+                   _ lanes: inout MutableSpan<ProgramLane>) {
+        let c = op.count
+        let v0 = op.off &+ ProgramOp.headWords
+        let linear = op.flags & ProgramOp.linearCurve != 0
+        switch op.kind {
+        case ProgramOp.basicBlock, ProgramOp.springBlock:
+            // `applyBasic`'s from/to fast path; NaN keeps the underlying value,
+            // which is the model's (the layer's only writer of the property).
+            let spring = op.kind == ProgramOp.springBlock
+            for m in 0..<n where !lanes[m].dead {
+                let q = lanes[m].start &+ op.off
+                let s = laneSample(op, m, code, &lanes)
+            if s.progress.isNaN { continue }
+                let k = ProgramOp.instance(code[q].bitPattern)
+                let e = spring ? inst.springs[k]?.progress(at: s.cycleTime) ?? 1
+                               : linear ? s.progress : inst.curves[k].evaluate(s.progress)
+                let o = lanes[m].layer &* LayerProperty.stride &+ op.target
+                let a0 = lanes[m].start &+ v0
+                for j in 0..<c {
+                    let a = code[a0 &+ j], b = code[a0 &+ c &+ j]
+                    let v = lerp(a, b, e)
+                    out[o &+ j] = !v.isNaN ? settled(v, nan: v) : (e == 0 ? a : model[o &+ j])
+                }
+            }
+        case ProgramOp.basicVirtual, ProgramOp.springVirtual:
+            let spring = op.kind == ProgramOp.springVirtual
+            guard let comp = VirtualComponent(rawValue: op.target) else {
+                for m in 0..<n { lanes[m].dead = true }
+                return
+            }
+            for m in 0..<n where !lanes[m].dead {
+                let q = lanes[m].start &+ op.off
+                let s = laneSample(op, m, code, &lanes)
+            if s.progress.isNaN { continue }
+                let k = ProgramOp.instance(code[q].bitPattern)
+                let e = spring ? inst.springs[k]?.progress(at: s.cycleTime) ?? 1
+                               : linear ? s.progress : inst.curves[k].evaluate(s.progress)
+                let a0 = lanes[m].start &+ v0
+                Engine.writeLerp(code[a0], code[a0 &+ 1], e, comp, &lanes[m].comps)
+            }
+        case ProgramOp.keyframe:
+            // `applyKeyframe`'s flat path (`flatKeyframe4`), then `writeReplacing`.
+            let kc = op.keyCount
+            let cubic = op.flags & ProgramOp.cubic != 0
+            for m in 0..<n where !lanes[m].dead {
+                let q = lanes[m].start &+ op.off
+                let h = code[q].bitPattern
+                let s = laneSample(op, m, code, &lanes)
+            if s.progress.isNaN { continue }
+                let e = linear ? s.progress : inst.curves[ProgramOp.instance(h)].evaluate(s.progress)
+                let a0 = lanes[m].start &+ v0
+                var seg = Int(truncatingIfNeeded: code[a0].bitPattern)
+                let tb = a0 &+ 1
+                let vo = tb &+ kc
+                let to = vo &+ kc &* c
+                var v: SIMD4<Double>
+                if let loc = KeyframeTrack.locateNear(e, count: kc, hint: &seg, time: { code[tb &+ $0] }) {
+                    v = KeyframeTrack.value4(segment: loc.segment, local: loc.local, count: kc, components: c, cubic: cubic,
+                                             value: { code[vo &+ $0] }, tangent: { code[to &+ $0] })
+                } else if let w = inst.keyframes[ProgramOp.instance(h)]?.value4(progress: e, components: c, cumulative: false,
+                                                                                 iteration: s.iteration, segmentHint: &seg) {
+                    v = w
+                } else {
+                    lanes[m].dead = true
+                    continue
+                }
+                code[a0] = Double(bitPattern: UInt64(truncatingIfNeeded: seg))
+                let o = lanes[m].layer &* LayerProperty.stride &+ op.target
+                for j in 0..<c {
+                    let x = v[j]
+                    out[o &+ j] = !x.isNaN ? settled(x, nan: x) : model[o &+ j]
+                }
+            }
+        default:
+            for m in 0..<n { lanes[m].dead = true }
+        }
+    }
+
+    /// The end of a layer's program: its recomposed transform, then the
+    /// flags and the render cache, as `evaluateLayer` leaves them.
+    @inline(__always)
+    func finishProgram(_ l: Int, _ hasVirtual: Bool, _ comps: TransformComponents, _ out: inout MutableSpan<Double>) {
+        let base = l &* LayerProperty.stride
+        if hasVirtual {
             let m = Transform3D(comps)
             Engine.store(m, &out, base &+ Engine.transformBase)
             // (Each store to the layer table checks its uniqueness: only what changed.)
             let identity = m.isIdentity
             if layers[l].presTransformIdentity != identity { layers[l].presTransformIdentity = identity }
         }
+        let mask = layers[l].animMask
         if layers[l].presDirty { layers[l].presDirty = false }
         if (mask & LayerProperty.geometryMask != 0 || layers[l].transition >= 0) && !layers[l].geomDirty {
             layers[l].geomDirty = true
@@ -395,76 +578,92 @@ extension Engine {
         } else if visual != 0 {
             scratchProgramVisual.append(Int32(l))
         }
-        return true
+    }
+}
+
+/// One op of a shape's plan: where it sits in each member's region and what
+/// its header says (the start flag and the instance vary by layer).
+struct PlanOp {
+    var off: Int
+    var kind: UInt64
+    var count: Int
+    var target: Int
+    var flags: UInt64
+    var keyCount: Int
+    /// A top-level op (not a group's child).
+    var top: Bool
+}
+
+/// Layers whose programs have the same layout — the same ops with the same
+/// counts, targets, curves' linearity and flags, in the same order — share
+/// a shape, run together by the tick (`runShape`): the plan is decoded once
+/// per shape rather than once per layer, and each op's loop over the layers
+/// is small enough to stay in registers. Shapes are looked up by their key
+/// (the layer header and the op headers without start flag and instance)
+/// at build time only; an emptied shape is recycled.
+struct ProgramShapes {
+    var plans: [[PlanOp]] = []
+    var members: [[Int32]] = []
+    var hasVirtual: [Bool] = []
+    var keys: [[UInt64]] = []
+    var index: [[UInt64]: Int] = [:]
+    var free: [Int] = []
+
+    /// The shape of `key`, created when new.
+    mutating func shape(for key: [UInt64]) -> Int {
+        if let s = index[key] { return s }
+        let s: Int
+        if let f = free.popLast() {
+            s = f
+        } else {
+            s = plans.count
+            plans.append([])
+            members.append([])
+            hasVirtual.append(false)
+            keys.append([])
+        }
+        plans[s] = ProgramShapes.plan(key)
+        hasVirtual[s] = key[0] >> 48 & 1 != 0
+        keys[s] = key
+        index[key] = s
+        return s
     }
 
-    /// One leaf op at `p` (advanced past it) at parent time `t`.
-    @inline(__always)
-    func runLeaf(_ l: Int, _ base: Int, _ p: inout Int, _ t: Double, _ code: inout MutableSpan<Double>,
-                 _ out: inout MutableSpan<Double>, _ comps: inout TransformComponents, _ decomposed: inout Bool) -> Bool {
-        let q = p
-        let h = code[q].bitPattern
-        let s = Engine.programSample(code, q, h, t)
-        guard !s.progress.isNaN else { return false }
-        let kind = ProgramOp.kind(h)
-        let c = ProgramOp.count(h)
-        let v0 = q &+ ProgramOp.headWords
-        switch kind {
-        case ProgramOp.basicBlock, ProgramOp.springBlock:
-            // `applyBasic`'s from/to fast path; NaN keeps the underlying value,
-            // which is the model's (the layer's only writer of the property).
-            let e = kind == ProgramOp.springBlock
-                ? inst.springs[ProgramOp.instance(h)]?.progress(at: s.cycleTime) ?? 1 : programEase(h, s)
-            let o = base &+ ProgramOp.target(h)
-            for j in 0..<c {
-                let a = code[v0 &+ j], b = code[v0 &+ c &+ j]
-                let v = lerp(a, b, e)
-                out[o &+ j] = !v.isNaN ? settled(v, nan: v) : (e == 0 ? a : model[o &+ j])
-            }
-            p = v0 &+ 2 &* c
-        case ProgramOp.basicVirtual, ProgramOp.springVirtual:
-            guard let comp = VirtualComponent(rawValue: ProgramOp.target(h)) else { return false }
-            let e = kind == ProgramOp.springVirtual
-                ? inst.springs[ProgramOp.instance(h)]?.progress(at: s.cycleTime) ?? 1 : programEase(h, s)
-            if !decomposed {
-                // `decomposeTransform` of a pending transform: from the model.
-                decomposed = true
-                if !layers[l].modelTransformIdentity {
-                    let m = Engine.matrix(model, base &+ Engine.transformBase)
-                    comps = m.isIdentity ? TransformComponents() : m.components
-                }
-            }
-            Engine.writeLerp(code[v0], code[v0 &+ 1], e, comp, &comps)
-            p = v0 &+ 2
-        case ProgramOp.keyframe:
-            // `applyKeyframe`'s flat path (`flatKeyframe4`), then `writeReplacing`.
-            let e = programEase(h, s)
-            let kc = ProgramOp.keyCount(h)
-            let cubic = ProgramOp.flags(h) & ProgramOp.cubic != 0
-            var seg = Int(truncatingIfNeeded: code[v0].bitPattern)
-            let tb = v0 &+ 1
-            let vo = tb &+ kc
-            let to = vo &+ kc &* c
-            var v: SIMD4<Double>
-            if let loc = KeyframeTrack.locateNear(e, count: kc, hint: &seg, time: { code[tb &+ $0] }) {
-                v = KeyframeTrack.value4(segment: loc.segment, local: loc.local, count: kc, components: c, cubic: cubic,
-                                         value: { code[vo &+ $0] }, tangent: { code[to &+ $0] })
-            } else if let w = inst.keyframes[ProgramOp.instance(h)]?.value4(progress: e, components: c, cumulative: false,
-                                                                             iteration: s.iteration, segmentHint: &seg) {
-                v = w
-            } else {
-                return false
-            }
-            code[v0] = Double(bitPattern: UInt64(truncatingIfNeeded: seg))
-            let o = base &+ ProgramOp.target(h)
-            for j in 0..<c {
-                let x = v[j]
-                out[o &+ j] = !x.isNaN ? settled(x, nan: x) : model[o &+ j]
-            }
-            p = v0 &+ 1 &+ ProgramOp.keyframeWords(keys: kc, components: c, cubic: cubic)
-        default:
-            return false
-        }
-        return true
+    mutating func retire(_ s: Int) {
+        index[keys[s]] = nil
+        keys[s] = []
+        plans[s] = []
+        free.append(s)
     }
+
+    /// The ops of a key, with their offsets in a region.
+    static func plan(_ key: [UInt64]) -> [PlanOp] {
+        var plan: [PlanOp] = []
+        var p = 1
+        var children = 0
+        for h in key.dropFirst() {
+            let top = children == 0
+            if !top { children -= 1 }
+            let kind = ProgramOp.kind(h)
+            plan.append(PlanOp(off: p, kind: kind, count: ProgramOp.count(h), target: ProgramOp.target(h),
+                               flags: ProgramOp.flags(h), keyCount: ProgramOp.keyCount(h), top: top))
+            if kind == ProgramOp.group { children = ProgramOp.count(h) }
+            p += ProgramOp.length(h)
+        }
+        return plan
+    }
+}
+
+/// The tick's registers of one layer of a chunk of a shape's members.
+struct ProgramLane {
+    var layer = 0
+    var start = 0
+    var time = 0.0
+    var childTime = 0.0
+    var dead = false
+    var comps = TransformComponents()
+}
+
+enum ProgramLanes {
+    static var width: Int { 32 }
 }

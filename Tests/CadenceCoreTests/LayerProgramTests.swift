@@ -317,4 +317,113 @@ struct LayerProgramTests {
         try e.removeAllAnimations(layer: l)
         #expect(e.layers[li].program < 0 && e.programLiveWords == 0)
     }
+
+    /// Every layer with a program is a member of exactly one shape, at its
+    /// slot; every shape in the index has members; recycled shapes have none.
+    static func checkShapes(_ e: Engine, _ what: String) {
+        let sh = e.programShapes
+        var members = 0
+        for s in 0..<sh.plans.count {
+            members += sh.members[s].count
+            if sh.free.contains(s) {
+                #expect(sh.members[s].isEmpty && sh.keys[s].isEmpty, "recycled shape \(s) in use, \(what)")
+            } else {
+                #expect(!sh.members[s].isEmpty && sh.index[sh.keys[s]] == s, "shape \(s), \(what)")
+            }
+        }
+        var programs = 0
+        for l in 0..<e.layers.count where e.layers[l].program >= 0 {
+            programs += 1
+            let s = Int(e.layerCold[l].shape), k = Int(e.layerCold[l].shapeSlot)
+            #expect(s >= 0 && k >= 0 && sh.members[s][k] == Int32(l), "layer \(l) not at its slot, \(what)")
+        }
+        #expect(members == programs, "\(members) members for \(programs) programs, \(what)")
+        #expect(sh.index.count == sh.plans.count - sh.free.count, "\(what)")
+    }
+
+    /// Scene B's mix on 150 layers in a few shapes, so that shapes span several
+    /// chunks of `ProgramLanes.width` lanes and members come and go (transitions,
+    /// removals, new animations move layers between shapes, empty ones are
+    /// recycled): still bit for bit the general evaluator's.
+    @Test("shapes of many members, across chunks, as layers join and leave them", arguments: 0..<3)
+    func shapesAcrossChunks(seed: Int) {
+        var g = SplitMix64(seed: 0x5A9E_0000 &+ UInt64(seed))
+        var t = Twin()
+        t.both { e throws(CadenceError) in try e.tick(0) }
+        let (root, ids) = randomTree(&g, count: 150, nestOneIn: 4, rotateOneIn: 6) { body in t.both(body) }
+        // Three variants of one mix: the shapes differ by the keyframe count and the group's curve.
+        func mix(_ v: Int, _ g: inout SplitMix64) -> [(String, AnimationSpec)] {
+            var kf = try! AnimationSpec(kind: .keyframe, keyPath: "position")
+            let n = 3 + v
+            var vals: [Double] = []
+            for _ in 0..<n { vals += [g.uniform(0, 300), g.uniform(0, 300)] }
+            try! kf.setValues(vals, count: n, components: 2)
+            try! kf.setCalculationMode(.cubic)
+            kf.timing.duration = 2
+            kf.timing.repeatCount = .infinity
+            kf.timing.timeOffset = g.uniform(0, 1.3)
+            var sp = try! AnimationSpec(kind: .spring, keyPath: "opacity")
+            try! sp.setEndpoint(.from, ValueBuffer(0.35))
+            try! sp.setEndpoint(.to, ValueBuffer(1))
+            try! sp.setSpring(Spring.perceptual(duration: 0.8, bounce: 0.3)!)
+            sp.timing.autoreverses = true
+            sp.timing.repeatCount = .infinity
+            sp.timing.timeOffset = g.uniform(0, 1)
+            var rot = try! AnimationSpec(kind: .basic, keyPath: "transform.rotation.z")
+            try! rot.setEndpoint(.from, ValueBuffer(0))
+            try! rot.setEndpoint(.to, ValueBuffer(2 * Double.pi))
+            rot.timing.duration = 3
+            var scl = try! AnimationSpec(kind: .basic, keyPath: "transform.scale")
+            try! scl.setEndpoint(.from, ValueBuffer(0.9))
+            try! scl.setEndpoint(.to, ValueBuffer(1.1))
+            scl.timing.duration = 1.5
+            scl.timing.autoreverses = true
+            scl.setTimingCurve(.easeInEaseOut)
+            var grp = try! AnimationSpec(kind: .group, keyPath: nil)
+            try! grp.setChildren([rot, scl])
+            grp.timing.duration = 3
+            grp.timing.repeatCount = .infinity
+            grp.timing.timeOffset = g.uniform(0, 1.4)
+            if v == 2 { grp.setTimingCurve(.easeIn) }
+            return [("path", kf), ("fade", sp), ("spin", grp)]
+        }
+        for id in ids {
+            for (key, s) in mix(g.int(0...3) == 0 ? 1 + g.int(0...1) : 0, &g) {
+                t.both { e throws(CadenceError) in try e.addAnimation(layer: id, spec: s, key: key) }
+            }
+        }
+        var transition = try! AnimationSpec(kind: .transition, keyPath: nil)
+        try! transition.setTransition(.push, .fromLeft)
+        transition.timing.duration = 0.5
+        var now = 0.0
+        var ran = 0
+        for step in 0..<60 {
+            for _ in 0..<g.int(0...6) {
+                let id = ids[g.int(0...(ids.count - 1))]
+                switch g.int(0...3) {
+                case 0: t.both { e throws(CadenceError) in try e.addAnimation(layer: id, spec: transition, key: "transition") }
+                case 1: t.both { e throws(CadenceError) in _ = try? e.removeAnimation(layer: id, key: "fade") }
+                case 2:
+                    let m = mix(g.int(0...2), &g)
+                    t.both { e throws(CadenceError) in
+                        for (key, s) in m { try e.addAnimation(layer: id, spec: s, key: key) }
+                    }
+                default:
+                    let sp = g.uniform(0.5, 2)
+                    t.both { e throws(CadenceError) in try e.set(layer: id, "speed", [sp]) }
+                }
+            }
+            now += g.uniform(0.005, 0.2)
+            let tnow = now
+            t.both { e throws(CadenceError) in try e.tick(tnow) }
+            Self.checkShapes(t.prog, "step \(step)")
+            let fallback = Set(t.prog.scratchFallback)
+            for x in t.prog.animatedLayers where t.prog.layers[Int(x)].program >= 0 && !fallback.contains(x) { ran += 1 }
+            #expect(Observed.events(t.prog) == Observed.events(t.plain), "events, step \(step)")
+            #expect(Observed.renderList(t.prog, root) == Observed.renderList(t.plain, root), "render list, step \(step)")
+        }
+        #expect(t.prog.programShapes.plans.count >= 3)
+        #expect(t.prog.programShapes.members.map(\.count).max()! > 2 * ProgramLanes.width)
+        #expect(ran >= 60 * 100, "layer-ticks run by programs: \(ran)")
+    }
 }
