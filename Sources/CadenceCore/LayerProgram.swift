@@ -439,22 +439,6 @@ extension Engine {
         }
     }
 
-    /// The sample of op `op` for lane `m`; progress NaN (and the lane dead)
-    /// when the op is outside its active interval or, top-level, its start
-    /// is not reported yet.
-    @inline(__always)
-    func laneSample(_ op: PlanOp, _ m: Int, _ code: borrowing MutableSpan<Double>,
-                    _ lanes: inout MutableSpan<ProgramLane>) -> ProgramSample {
-        let q = lanes[m].start &+ op.off
-        let h = code[q].bitPattern
-        let x = Engine.programSample(code, q, h, op.top ? lanes[m].time : lanes[m].childTime)
-        guard !op.top || ProgramOp.flags(h) & ProgramOp.started != 0, !x.progress.isNaN else {
-            lanes[m].dead = true
-            return ProgramSample(progress: .nan, cycleTime: 0, iteration: 0)
-        }
-        return x
-    }
-
     /// A top-level group: its eased progress times its duration is its
     /// children's parent time. At its end a group holds its children
     /// (`evaluateInstance`'s `held`): the general code's business.
@@ -462,9 +446,10 @@ extension Engine {
         let linear = op.flags & ProgramOp.linearCurve != 0
         for m in 0..<n where !lanes[m].dead {
             let q = lanes[m].start &+ op.off
-            let s = laneSample(op, m, code, &lanes)
-            if s.progress.isNaN { continue }
-            let e = linear ? s.progress : inst.curves[ProgramOp.instance(code[q].bitPattern)].evaluate(s.progress)
+            let h = code[q].bitPattern
+            let s = Engine.programSample(code, q, h, lanes[m].time)
+            guard ProgramOp.flags(h) & ProgramOp.started != 0, !s.progress.isNaN else { lanes[m].dead = true; continue }
+            let e = linear ? s.progress : inst.curves[ProgramOp.instance(h)].evaluate(s.progress)
             if e == 1 {
                 lanes[m].dead = true
             } else {
@@ -488,9 +473,13 @@ extension Engine {
             let spring = op.kind == ProgramOp.springBlock
             for m in 0..<n where !lanes[m].dead {
                 let q = lanes[m].start &+ op.off
-                let s = laneSample(op, m, code, &lanes)
-            if s.progress.isNaN { continue }
-                let k = ProgramOp.instance(code[q].bitPattern)
+                let h = code[q].bitPattern
+                let s = Engine.programSample(code, q, h, op.top ? lanes[m].time : lanes[m].childTime)
+                guard !op.top || ProgramOp.flags(h) & ProgramOp.started != 0, !s.progress.isNaN else {
+                    lanes[m].dead = true
+                    continue
+                }
+                let k = ProgramOp.instance(h)
                 let e = spring ? inst.springs[k]?.progress(at: s.cycleTime) ?? 1
                                : linear ? s.progress : inst.curves[k].evaluate(s.progress)
                 let o = lanes[m].layer &* LayerProperty.stride &+ op.target
@@ -509,9 +498,13 @@ extension Engine {
             }
             for m in 0..<n where !lanes[m].dead {
                 let q = lanes[m].start &+ op.off
-                let s = laneSample(op, m, code, &lanes)
-            if s.progress.isNaN { continue }
-                let k = ProgramOp.instance(code[q].bitPattern)
+                let h = code[q].bitPattern
+                let s = Engine.programSample(code, q, h, op.top ? lanes[m].time : lanes[m].childTime)
+                guard !op.top || ProgramOp.flags(h) & ProgramOp.started != 0, !s.progress.isNaN else {
+                    lanes[m].dead = true
+                    continue
+                }
+                let k = ProgramOp.instance(h)
                 let e = spring ? inst.springs[k]?.progress(at: s.cycleTime) ?? 1
                                : linear ? s.progress : inst.curves[k].evaluate(s.progress)
                 let a0 = lanes[m].start &+ v0
@@ -524,8 +517,11 @@ extension Engine {
             for m in 0..<n where !lanes[m].dead {
                 let q = lanes[m].start &+ op.off
                 let h = code[q].bitPattern
-                let s = laneSample(op, m, code, &lanes)
-            if s.progress.isNaN { continue }
+                let s = Engine.programSample(code, q, h, op.top ? lanes[m].time : lanes[m].childTime)
+                guard !op.top || ProgramOp.flags(h) & ProgramOp.started != 0, !s.progress.isNaN else {
+                    lanes[m].dead = true
+                    continue
+                }
                 let e = linear ? s.progress : inst.curves[ProgramOp.instance(h)].evaluate(s.progress)
                 let a0 = lanes[m].start &+ v0
                 var seg = Int(truncatingIfNeeded: code[a0].bitPattern)

@@ -1,6 +1,7 @@
-// Tests of `sinCos` (Math/Elementary.swift): against sin and cos correctly
-// rounded from 60-digit mpmath values (SinCosReference.swift, made by
-// scripts/gen_sincos_reference.py), against libm over random sweeps, and its
+// Tests of `sinCos` and `expElementary` (Math/Elementary.swift): against
+// values correctly rounded from 60-digit mpmath values (SinCosReference.swift
+// and ExpReference.swift, made by scripts/gen_sincos_reference.py and
+// scripts/gen_exp_reference.py), against libm over random sweeps, and their
 // exact special cases.
 
 import Testing
@@ -105,5 +106,51 @@ import Darwin
             let r = sinCos(x)
             #expect((r.sin * r.sin + r.cos * r.cos - 1).magnitude <= 4e-16, "x = \(x)")
         }
+    }
+
+    @Test func expAgreesWithCorrectlyRoundedReferences() {
+        // fdlibm's bound is < 1 ulp; the table holds the branch edges (2^-28,
+        // ln2/2, ±700), half-integer and whole multiples of ln2 up to k = ±1009,
+        // tiny and subnormal arguments and random ones up to ±700.
+        var worst = 0.0
+        #expect(expReference.count > 300)
+        for (x, want) in expReference {
+            let e = Self.ulps(expElementary(x), exact: want)
+            #expect(e < 1, "exp(\(x)) = \(expElementary(x)), reference \(want.0)")
+            worst = max(worst, e)
+        }
+        #expect(worst < 0.9, "worst \(worst) ulp")
+    }
+
+    @Test func expStaysWithinOneUlpOfLibm() {
+        var g = SplitMix64(seed: 0xE4B_0001)
+        #if DEBUG
+        let perRange = 4_000
+        #else
+        let perRange = 100_000
+        #endif
+        var differing = 0, total = 0
+        for (lo, hi) in [(-1e-6, 1e-6), (-0.35, 0.35), (-1.0, 1.0), (-20.0, 0.0), (-100.0, 100.0), (-745.0, 710.0)] {
+            for _ in 0..<perRange {
+                let x = lo + g.unit() * (hi - lo)
+                let r = expElementary(x), want = exp(x)
+                #expect(Self.ulps(r, want) <= 1, "x = \(x)")
+                if r != want { differing += 1 }
+                total += 1
+            }
+        }
+        #expect(differing < total / 10)
+    }
+
+    @Test func expExactSpecialCases() {
+        #expect(expElementary(0) == 1 && expElementary(-0.0) == 1)
+        // e: fdlibm's scheme gives the double above the nearest one (0.68 ulp
+        // off; Java's StrictMath.exp(1), which is fdlibm, gives the same).
+        #expect(expElementary(1) == 0x1.5bf0a8b14576ap+1)
+        #expect(expElementary(0x1p-30) == 1 + 0x1p-30)
+        #expect(expElementary(-0x1p-60) == 1)
+        #expect(expElementary(.infinity) == .infinity && expElementary(-.infinity) == 0)
+        #expect(expElementary(.nan).isNaN)
+        #expect(expElementary(710) == .infinity && expElementary(-746) == 0)
     }
 }

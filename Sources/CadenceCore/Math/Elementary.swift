@@ -113,3 +113,47 @@ enum Elementary {
         return one + (((1.0 - one) - hz) + (z * r - x * y))
     }
 }
+
+/// e^x in Swift, for the springs' envelopes (`Spring`), so that their motion
+/// does not depend on the platform's libm either (see `sinCos`), and without
+/// a call into it (glibc: about 50 instructions and a call per evaluation).
+///
+/// fdlibm's scheme (`e_exp.c`, its published constants; error below 1 ulp):
+/// x = k·ln2 + r with k the nearest whole number to x/ln2 and |r| ≤ ln2/2,
+/// r = hi − lo with ln2 split in two (ln2Hi has its low bits zero, so
+/// k·ln2Hi is exact); e^r = 1 + r + r·c/(2 − c) with c = r − r²·P(r²) a
+/// minimax fit of r·(e^r + 1)/(e^r − 1) − 2; then 2^k by adding k to the
+/// exponent bits.
+///
+/// * |x| < 2^-28: 1 + x (correctly rounded there).
+/// * |x| ≤ 700 (k within ±1010: e^r·2^k is a normal number): the above.
+/// * Beyond, and NaN or ±inf: `Double.exp` (libm), whose overflow, underflow
+///   and subnormal results need the care the fast path leaves out.
+///
+/// Plain IEEE operations only (no fused multiply-add), so the bits are the
+/// same on every platform. `ElementaryTests` checks it against 60-digit
+/// references and against libm.
+@inline(__always)
+func expElementary(_ x: Double) -> Double {
+    let ax = x.magnitude
+    guard ax <= 700 else { return Double.exp(x) }       // NaN and ±inf too
+    if ax < 0x1p-28 { return 1 + x }
+    let p1 = 1.66666666666666019037e-01, p2 = -2.77777777770155933842e-03
+    let p3 = 6.61375632143793436117e-05, p4 = -1.65339022054652515390e-06
+    let p5 = 4.13813679705723846039e-08
+    var r = x, hi = x, lo = 0.0
+    var k: Int64 = 0
+    if ax > 0.34657359027997264 {                        // ln2 / 2
+        // Nearest whole number without a libm call (|x / ln2| < 1011).
+        let kf = (x * 1.44269504088896338700e+00 + 0x1.8p52) - 0x1.8p52
+        k = Int64(kf)
+        hi = x - kf * 6.93147180369123816490e-01        // exact
+        lo = kf * 1.90821492927058770002e-10
+        r = hi - lo
+    }
+    let t = r * r
+    let c = r - t * (p1 + t * (p2 + t * (p3 + t * (p4 + t * p5))))
+    if k == 0 { return 1 - ((r * c) / (c - 2) - r) }
+    let y = 1 - ((lo - (r * c) / (2 - c)) - hi)
+    return Double(bitPattern: y.bitPattern &+ UInt64(bitPattern: k &<< 52))
+}

@@ -72,16 +72,16 @@ public struct Spring: Sendable, Equatable {
             guard s.isFinite else { return 0 }  // the rest position
             switch self {
             case let .underdamped(decay, omegaD, b):
-                let envelope = Double.exp(-decay * s)
+                let envelope = expElementary(-decay * s)
                 if envelope == 0 { return 0 }
                 let (sinPhase, cosPhase) = sinCos(omegaD * s)
                 return Spring.clampFinite(envelope * (cosPhase + b * sinPhase))
             case let .critical(omega, slope):
-                let envelope = Double.exp(-omega * s)
+                let envelope = expElementary(-omega * s)
                 if envelope == 0 { return 0 }
                 return Spring.clampFinite(envelope * (1 + slope * s))
             case let .overdamped(slow, gap, coefficient):
-                let envelope = Double.exp(-slow * s)
+                let envelope = expElementary(-slow * s)
                 if envelope == 0 { return 0 }
                 // (1 − e^(−gap s)) / gap ∈ (0, min(s, 1/gap)]
                 let spread = -Double.expMinusOne(-gap * s) / gap

@@ -173,9 +173,13 @@ public struct Transform3D: Sendable, Equatable {
     // MARK: Predicates
 
     /// Exactly the identity (value comparison: `-0 == 0`, NaN is not equal).
-    /// Lane masks combined without branches (the frame loop asks this per layer).
+    /// Lane masks combined without branches after the first element (the
+    /// frame loop asks this per layer).
     @inline(__always)
     public var isIdentity: Bool {
+        // A turned or scaled matrix fails on its first element (one compare
+        // instead of sixteen in the frame loop's animated transforms).
+        guard r1.x == 1 else { return false }
         let m = (r1 .== SIMD4(1, 0, 0, 0)) .& (r2 .== SIMD4(0, 1, 0, 0))
             .& (r3 .== SIMD4(0, 0, 1, 0)) .& (r4 .== SIMD4(0, 0, 0, 1))
         return m[0] && m[1] && m[2] && m[3]
