@@ -242,8 +242,22 @@ extension Engine {
     /// After a model write: properties no animation touches are copied to the
     /// presentation at once; animated ones are recomputed lazily.
     func modelChanged(_ l: Int, _ prop: LayerProperty) {
-        let j = Int(layers[l].simple)
+        var j = Int(layers[l].simple)
         if j >= 0 && j < simpleLeaf.count { simpleLeaf[j].x = .nan }
+        if j >= 0 && j < simpleAnims.count && simpleAnims[j].flags2 & SimpleAnim.toModel != 0
+            && simpleAnims[j].propBit == prop.bit {
+            // The entry's end is the model value: copy it again (and leave the
+            // track when the difference overflows, as `simpleInstance` requires).
+            let b = l &* LayerProperty.stride &+ Int(simpleAnims[j].propOffset)
+            var to = SIMD4<Double>.zero
+            for k in 0..<min(Int(simpleAnims[j].count), 4) { to[k] = model[b &+ k] }
+            simpleAnims[j].to = to
+            let d = to - simpleAnims[j].from
+            if !all((d - d) .== SIMD4<Double>.zero) {
+                updateMembership(l)
+                j = Int(layers[l].simple)
+            }
+        }
         if layers[l].animMask & prop.bit != 0 {
             // A simple-track entry writes only its own components: when it
             // animates a sub-key (position.x), the property's other components

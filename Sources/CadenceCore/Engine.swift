@@ -155,6 +155,9 @@ public final class Engine {
     /// Lets the tick defer a quiet track (tests turn it off to compare with
     /// the eager pass).
     var allowSimpleDeferral = true
+    /// Lets the simple track take animations whose end is the model value
+    /// (implicit animations); tests turn it off to compare with the general path.
+    var allowSimpleModelEnd = true
     /// Lets the render list use its specialised runs (`emitAffineLeafRun`,
     /// `emitPlainLeafRun`); tests turn it off to compare with the paths they
     /// specialise (`emitLayer`, `emitLeafRun`) byte for byte.

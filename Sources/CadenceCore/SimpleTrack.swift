@@ -41,6 +41,11 @@ struct SimpleAnim {
     static let autoreverses: UInt8 = 2
     /// timeOffset ≠ 0 and a finite active duration: the time wraps (t mod D).
     static let wraps: UInt8 = 4
+    /// The end is the model value (an animation with no `to`: an implicit
+    /// animation, or `from` only; SEMANTICS.md §5.1): `to` holds a copy of the
+    /// model's components, refreshed by every model write to the property
+    /// (`modelChanged`).
+    static let toModel: UInt8 = 8
 }
 
 /// What a translated leaf's world needs of its presentation block besides
@@ -131,7 +136,11 @@ extension Engine {
         guard layerCold[l].animCount == 1, layers[l].firstAnim >= 0 else { return nil }
         let i = Int(layers[l].firstAnim)
         let it = inst.items[i]
-        guard it.kind == .basic || it.kind == .spring, it.mode == .fromTo, it.interp == .linear,
+        // From/to, or from to the model value (`none`: from captured at the
+        // add; `fromOnly`): the end is the underlying value, which is the
+        // model's for a layer's only animation.
+        let toModel = allowSimpleModelEnd && (it.mode == .none || it.mode == .fromOnly)
+        guard it.kind == .basic || it.kind == .spring, it.mode == .fromTo || toModel, it.interp == .linear,
               !it.additive, !it.cumulative, it.group < 0, it.prop >= 0, !it.awaitingCommit else { return nil }
         guard case let .block(off, c) = it.access, c <= 4,
               off < Engine.transformBase || off >= Engine.sublayerBase + 16 else { return nil }
@@ -141,7 +150,10 @@ extension Engine {
         // sees values that overflow with a finite difference (an overshooting
         // timing function), which saturate; this keeps its cold branch small.
         let vb = i &* InstanceStore.valueStride
-        for k in 0..<c where !(inst.values[vb &+ c &+ k] - inst.values[vb &+ k]).isFinite { return nil }
+        let mb = l &* LayerProperty.stride &+ off
+        for k in 0..<c where !((toModel ? model[mb &+ k] : inst.values[vb &+ c &+ k]) - inst.values[vb &+ k]).isFinite {
+            return nil
+        }
         return i
     }
 
@@ -151,9 +163,11 @@ extension Engine {
         if case let .block(o, n) = it.access { off = o; c = n }
         var from = SIMD4<Double>.zero, to = SIMD4<Double>.zero
         let vb = i * InstanceStore.valueStride
+        let toModel = it.mode != .fromTo
+        let mb = l &* LayerProperty.stride &+ off
         for k in 0..<c {
             from[k] = inst.values[vb + k]
-            to[k] = inst.values[vb + c + k]
+            to[k] = toModel ? model[mb + k] : inst.values[vb + c + k]
         }
         let bit = UInt32(1) << UInt32(it.prop)
         var flags: UInt8 = 0
@@ -168,6 +182,7 @@ extension Engine {
         var flags2: UInt8 = layers[l].timeIdentity ? SimpleAnim.timeIdentity : 0
         if t.autoreverses { flags2 |= SimpleAnim.autoreverses }
         if t.timeOffset != 0 && t.activeDuration.isFinite { flags2 |= SimpleAnim.wraps }
+        if toModel { flags2 |= SimpleAnim.toModel }
         return SimpleAnim(from: from, to: to, begin: t.beginTime, speed: t.speed, offset: t.timeOffset,
                           duration: t.simpleDuration, cycle: t.cycle, activeDuration: t.activeDuration,
                           layer: Int32(l), instance: Int32(i), propBit: bit, propOffset: UInt8(off),
