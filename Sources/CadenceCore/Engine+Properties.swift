@@ -290,7 +290,11 @@ extension Engine {
         }
         if mask & LayerProperty.geometryMask != 0 { layers[l].geomDirty = true }
         if mask & Engine.transformBits != 0 { updateIdentityFlags(l) }
-        refreshVisualCache(l)
+        // Only the fields of what was copied: the rest of the cache already
+        // matches the block (every writer refreshes what it writes; the
+        // differential suites check it with `Observed.staleCaches`). A whole
+        // refresh cost each retarget about 900 instructions.
+        refreshVisualCache(l, mask: mask)
     }
 
     /// Bits of transform and sublayerTransform (a literal: no lazy global in the frame loop).

@@ -97,6 +97,7 @@ struct ImplicitSimpleTrackTests {
             t.both { e throws(CadenceError) in try e.tick(tnow) }
             onTrack += t.track.simpleAnims.filter { $0.flags2 & SimpleAnim.toModel != 0 }.count
             #expect(t.general.simpleAnims.allSatisfy { $0.flags2 & SimpleAnim.toModel == 0 })
+            #expect(Observed.staleCaches(t.track).isEmpty, "render cache out of date, step \(step)")
             #expect(Observed.events(t.track) == Observed.events(t.general), "events, step \(step)")
             #expect(Observed.renderList(t.track, root) == Observed.renderList(t.general, root), "render list, step \(step)")
             for id in ids where g.int(0...2) == 0 {

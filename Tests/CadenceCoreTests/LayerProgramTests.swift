@@ -183,6 +183,7 @@ struct LayerProgramTests {
             // Layers whose program ran this tick.
             let fallback = Set(t.prog.scratchFallback)
             for x in t.prog.animatedLayers where t.prog.layers[Int(x)].program >= 0 && !fallback.contains(x) { ran += 1 }
+            #expect(Observed.staleCaches(t.prog).isEmpty, "render cache out of date, step \(step)")
             #expect(Observed.events(t.prog) == Observed.events(t.plain), "events, step \(step)")
             #expect(Observed.renderList(t.prog, root) == Observed.renderList(t.plain, root), "render list, step \(step)")
             for id in ids where g.int(0...3) == 0 {
@@ -419,6 +420,7 @@ struct LayerProgramTests {
             Self.checkShapes(t.prog, "step \(step)")
             let fallback = Set(t.prog.scratchFallback)
             for x in t.prog.animatedLayers where t.prog.layers[Int(x)].program >= 0 && !fallback.contains(x) { ran += 1 }
+            #expect(Observed.staleCaches(t.prog).isEmpty, "render cache out of date, step \(step)")
             #expect(Observed.events(t.prog) == Observed.events(t.plain), "events, step \(step)")
             #expect(Observed.renderList(t.prog, root) == Observed.renderList(t.plain, root), "render list, step \(step)")
         }

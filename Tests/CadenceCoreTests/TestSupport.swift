@@ -193,6 +193,23 @@ func bezierY(_ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double, at x: D
 
 /// What the differential tests compare between two engines, byte for byte.
 enum Observed {
+    /// Layers whose render cache (`cache[l]`, `presHidden`) differs from a full
+    /// recomputation from their presentation block: the invariant every writer
+    /// of a visual presentation value keeps by refreshing the fields it wrote
+    /// (`refreshVisualCache(_:mask:)`). Recomputing mends what it finds.
+    static func staleCaches(_ e: Engine) -> [Int] {
+        var stale: [Int] = []
+        for l in 0..<e.layers.count where e.layers[l].alive {
+            var before = e.cache[l]
+            let hidden = e.layers[l].presHidden
+            e.refreshVisualCache(l)
+            var after = e.cache[l]
+            let same = withUnsafeBytes(of: &before) { a in withUnsafeBytes(of: &after) { b in a.elementsEqual(b) } }
+            if !same || hidden != e.layers[l].presHidden { stale.append(l) }
+        }
+        return stale
+    }
+
     static func bytes(_ items: ArraySlice<RenderItem>) -> [UInt8] {
         var out: [UInt8] = []
         for var it in items { withUnsafeBytes(of: &it) { out.append(contentsOf: $0) } }
