@@ -141,7 +141,7 @@ typedef enum {
   CAD_TRANSITION_REVEAL = 3,
   /* Cadence's own (beyond Core Animation): the layer turns half a turn about its centre axis (y for fromLeft/fromRight, x for fromTop/fromBottom) with perspective; the outgoing picture shows while p < 0.5, the incoming one after. The clip container does not mask to bounds. */
   CAD_TRANSITION_FLIP = 4,
-  /* Cadence's own (beyond Core Animation): the pictures are adjacent faces of a cube turning a quarter turn, with perspective; the incoming face comes from the subtype's side. The clip container does not mask to bounds. */
+  /* Cadence's own (beyond Core Animation): the pictures are adjacent faces of a cube turning a quarter turn, with perspective; the incoming face comes from the subtype's side. A face turned away from the viewer has opacity 0 (as flip's back face), so the faces drawn never overlap. The clip container does not mask to bounds. */
   CAD_TRANSITION_CUBE = 5
 } cad_transition_type;
 

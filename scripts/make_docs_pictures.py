@@ -1047,6 +1047,85 @@ def kf_path() -> None:
 
 
 # ---------------------------------------------------------------------------
+# transitions: flip and cube (docs/decisions.md, Transitions)
+# ---------------------------------------------------------------------------
+
+def turning_pictures(kind: str, sub: str, p: float):
+    """The render list of a 200 x 100 layer at (300, 200) under a 600 x 400 root,
+    with a `kind` transition held at progress p (start = end progress = p):
+    [(contents id, world opacity, projected corners)] of its two pictures."""
+    e = Engine()
+    root = e.create_layer()
+    root["bounds"] = (0, 0, 600, 400)
+    root["anchorPoint"] = (0, 0)
+    lay = e.create_layer()
+    root.add_sublayer(lay)
+    lay["bounds"] = (0, 0, 200, 100)
+    lay["position"] = (300, 200)
+    lay["contents"] = 1
+    e.tick(0.0)
+    e.tick(1.0)
+    lay.add_animation(Animation.transition(e, kind, sub, duration=1.0, start_progress=p, end_progress=p), "transition")
+    lay["contents"] = 2
+    e.tick(1.01)
+    out = []
+    for it in e.render_list(root, copy=True):
+        if int(it["contents"]) == 0:
+            continue
+        w = np.array(it["world"], dtype=float).reshape(4, 4)   # row vectors
+        x, y, bw, bh = (float(v) for v in it["bounds"])
+        q = []
+        for cx, cy in ((x, y), (x + bw, y), (x + bw, y + bh), (x, y + bh)):
+            v = np.array([cx, cy, 0.0, 1.0]) @ w
+            q.append((v[0] / v[3], v[1] / v[3]))
+        out.append((int(it["contents"]), float(it["world_opacity"]), q))
+    e.close()
+    return out
+
+
+def tr_turning() -> None:
+    p_ = plt()
+    from matplotlib.patches import Polygon
+
+    ps = [0.0, 0.1, 0.25, 0.5, 0.75, 1.0]
+    rows = [("flip", "fromLeft"), ("flip", "fromTop"), ("cube", "fromLeft"), ("cube", "fromTop")]
+    fig, axes = p_.subplots(len(rows), len(ps), figsize=(2.1 * len(ps), 1.45 * len(rows)))
+    for r, (kind, sub) in enumerate(rows):
+        for c, prog in enumerate(ps):
+            ax = axes[r][c]
+            ax.set_xlim(160, 440); ax.set_ylim(290, 110); ax.set_aspect("equal"); ax.axis("off")
+            ax.add_patch(Polygon([(200, 150), (400, 150), (400, 250), (200, 250)], fill=False, ls=":", ec="#999"))
+            for cid, alpha, q in turning_pictures(kind, sub, prog):
+                if alpha == 0:
+                    continue                      # a hidden face: drawn by no host
+                col = C[0] if cid == 1 else C[3]
+                ax.add_patch(Polygon(q, closed=True, fc=col, alpha=0.55, ec=col, lw=1.5))
+                # the picture's left edge: a dot at its middle
+                ax.plot([(q[0][0] + q[3][0]) / 2], [(q[0][1] + q[3][1]) / 2], "o", color="#2d3436", ms=3)
+            ax.set_title(f"{kind} {sub}, p = {prog:g}", fontsize=7)
+    fig.suptitle("flip and cube: outgoing (blue) and incoming (orange) pictures as drawn in list order", fontsize=9)
+    fig.tight_layout()
+    save(fig, "turning-transitions.png")
+
+    def span(q, i):
+        return min(v[i] for v in q), max(v[i] for v in q)
+
+    flip = {cid: (a, q) for cid, a, q in turning_pictures("flip", "fromLeft", 0.25)}
+    q = flip[1][1]
+    left, right = abs(q[3][1] - q[0][1]), abs(q[2][1] - q[1][1])
+    claim(flip[1][0] > 0 and flip[2][0] == 0 and left > right,
+          "flip fromLeft at p = 0.25: only the outgoing face shows, its left edge nearer (taller) than its right")
+    for prog, shows in ((0.0, (True, False)), (0.1, (True, False)), (0.25, (True, True)), (0.9, (False, True))):
+        cube = {cid: (a, q) for cid, a, q in turning_pictures("cube", "fromLeft", prog)}
+        claim((cube[1][0] > 0, cube[2][0] > 0) == shows,
+              f"cube fromLeft at p = {prog:g}: faces shown (outgoing, incoming) = {shows} "
+              "(a face turned away from the viewer is hidden: cos \u03c6 > 0.2 here)")
+    cube = {cid: q for cid, a, q in turning_pictures("cube", "fromLeft", 0.25)}
+    claim(span(cube[2], 0)[1] <= span(cube[1], 0)[0] + 1e-3,
+          "cube fromLeft at p = 0.25: the incoming face lies left of the outgoing one (they share an edge, no overlap)")
+
+
+# ---------------------------------------------------------------------------
 # main
 # ---------------------------------------------------------------------------
 
@@ -1056,6 +1135,7 @@ GROUPS = {
     "timing": [tf_named, tf_overshoot, tf_steps],
     "springs": [springs_damping, springs_settling, springs_perceptual, springs_uikit],
     "keyframes": [kf_linear, kf_discrete, kf_paced, kf_cubic, kf_cubic_paced, kf_path],
+    "transitions": [tr_turning],
 }
 
 

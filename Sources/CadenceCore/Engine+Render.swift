@@ -254,8 +254,31 @@ extension Engine {
             let o: Double = pc < 0.5 ? 1 : 0
             return (0, 0, o, 0, 0, 1 - o)
         case .cube:
-            return (0, 0, 1, 0, 0, 1)
+            // A face turned away from the viewer is hidden, as flip's back
+            // face is (`cubeFaceShows`): the faces that show never overlap.
+            let aboutY = tr.subtype == .fromLeft || tr.subtype == .fromRight
+            let e = aboutY ? w : h, d = 2 * Swift.max(w, h)
+            let q = p.isNaN ? 0 : p
+            let outShows = Engine.cubeFaceShows(angle: Double.pi / 2 * q, edge: e, depth: d)
+            let inShows = Engine.cubeFaceShows(angle: Double.pi / 2 * (q - 1), edge: e, depth: d)
+            return (0, 0, outShows ? 1 : 0, 0, 0, inShows ? 1 : 0)
         }
+    }
+
+    /// Whether a cube face turned by `angle` (either sign: the test is even)
+    /// faces the viewer (docs/decisions.md, Transitions). The face's centre
+    /// is at (0, 0, E/2) from the cube's axis, which lies E/2 behind the
+    /// layer plane; the turn takes its normal (0, 0, 1) to (sin a, 0, cos a)
+    /// about y, (0, -sin a, cos a) about x, and its centre to E/2 times that
+    /// minus (0, 0, E/2). The perspective P (m34 = -1/D) projects from the
+    /// eye at (0, 0, D) in front of the bounds centre, so the face shows when
+    /// normal · (eye - centre) = (D + E/2) cos a - E/2 > 0 (about either
+    /// axis); without perspective (D <= 0 or NaN) the eye is infinitely far
+    /// along +z: cos a > 0. A face at exactly the limit is edge-on: hidden.
+    @inline(__always)
+    static func cubeFaceShows(angle a: Double, edge e: Double, depth d: Double) -> Bool {
+        let c = Double.cos(a)
+        return d > 0 ? (d + e / 2) * c > e / 2 : c > 0
     }
 
     /// The local matrices pre-multiplied onto the worlds of the outgoing and

@@ -50,8 +50,31 @@ struct TurningTransitionTests: PlainMatrices {
         var description: String { "\(type) \(subtype) p=\(p)" }
     }
 
+    /// p = 0.05, 0.1, 0.9, 0.95: the ends of a cube turn, where one face is
+    /// turned away (hidden) about y (E = 100: it shows from p ~ 0.128 to ~ 0.872)
+    /// and about x only at 0.05 and 0.95 (E = 50: from p ~ 0.071 to ~ 0.929).
     static let cases: [Case] = [TransitionType.flip, .cube].flatMap { t in
-        [TransitionSubtype.fromLeft, .fromRight, .fromTop, .fromBottom].flatMap { s in [0.25, 0.75].map { Case(type: t, subtype: s, p: $0) } }
+        [TransitionSubtype.fromLeft, .fromRight, .fromTop, .fromBottom].flatMap { s in
+            [0.05, 0.1, 0.25, 0.75, 0.9, 0.95].map { Case(type: t, subtype: s, p: $0) }
+        }
+    }
+
+    /// Whether the bounds (ox, oy, 100, 50) seen through the row-major world
+    /// `m` keep their winding on screen (after the divide by w): a picture
+    /// turned away from the viewer shows its back, whose corners wind the
+    /// other way. (Independent of the engine's visibility formula.)
+    func facesViewer(_ m: [Double], ox: Double, oy: Double) -> Bool {
+        let corners = [(ox, oy), (ox + 100, oy), (ox + 100, oy + 50), (ox, oy + 50)]
+        let screen = corners.map { (x, y) -> (Double, Double) in
+            let w = x * m[3] + y * m[7] + m[15]
+            return ((x * m[0] + y * m[4] + m[12]) / w, (x * m[1] + y * m[5] + m[13]) / w)
+        }
+        var area = 0.0
+        for i in 0..<4 {
+            let (a, b) = (screen[i], screen[(i + 1) % 4])
+            area += a.0 * b.1 - b.0 * a.1
+        }
+        return area > 0   // the untransformed corners wind with a positive area (y down)
     }
 
     /// Layer l: bounds (ox, oy, 100, 50), position (50, 25), opacity 0.8, so
@@ -88,9 +111,11 @@ struct TurningTransitionTests: PlainMatrices {
         let world = T(-ox, -oy, 0)
         let mOut = mul(turned(aboutY: aboutY, angle: aOut, e: e, k: k, cx: cx, cy: cy), world)
         let mIn = mul(turned(aboutY: aboutY, angle: aIn, e: e, k: k, cx: cx, cy: cy), world)
-        // flip: the outgoing face shows for p < 0.5, the incoming one after; cube: both.
-        let outA = c.type == .cube || c.p < 0.5 ? 1.0 : 0.0
-        let inA = c.type == .cube || c.p >= 0.5 ? 1.0 : 0.0
+        // flip: the outgoing face shows for p < 0.5, the incoming one after;
+        // cube: each face while it faces the viewer (the faces that show never
+        // overlap, so a host drawing in list order needs no depth buffer).
+        let outA = c.type == .cube ? (facesViewer(mOut, ox: ox, oy: oy) ? 1.0 : 0.0) : (c.p < 0.5 ? 1.0 : 0.0)
+        let inA = c.type == .cube ? (facesViewer(mIn, ox: ox, oy: oy) ? 1.0 : 0.0) : (c.p >= 0.5 ? 1.0 : 0.0)
         return (items, sub, (mOut, mIn, mul(T(ox + 25, oy + 15, 0), mOut), mul(T(ox + 25, oy + 15, 0), mIn), 0.8 * outA, 0.8 * inA))
     }
 

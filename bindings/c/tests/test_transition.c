@@ -273,6 +273,28 @@ TEST(flip_matrix) {
   cad_engine_destroy(s.e);
 }
 
+/* cube fromLeft on the same layer (W = 100, H = 50, D = 200, E = W, about y):
+ * a face shows while (D + E/2) cos(phi) > E/2, i.e. cos(phi) > 50/250 = 0.2,
+ * |phi| < 78.46 degrees. The incoming face turns by (pi/2)(p - 1): at p = 0.05
+ * (85.5 degrees) it is turned away and hidden (opacity factor 0, as flip's back
+ * face), at p = 0.25 (67.5 degrees) both faces show; the outgoing face, turned
+ * by (pi/2) p, is hidden at p = 0.95. */
+TEST(cube_hides_the_face_turned_away) {
+  static const struct { double t, out, in; } cases[] = {{0.05, 0.8, 0}, {0.25, 0.8, 0.8}, {0.75, 0.8, 0.8}, {0.95, 0, 0.8}};
+  size_t k;
+  for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    scene s = make_scene();
+    pictures p;
+    start_transition(&s, CAD_TRANSITION_CUBE, CAD_FROM_LEFT);
+    t_tick(s.e, cases[k].t);
+    find_pictures(&s, &p);
+    EXPECT_INT_EQ(p.n, 6); /* the hidden face is still emitted */
+    EXPECT_NEAR(p.items[p.out].world_opacity, cases[k].out, 1e-6);
+    EXPECT_NEAR(p.items[p.in].world_opacity, cases[k].in, 1e-6);
+    cad_engine_destroy(s.e);
+  }
+}
+
 TEST_LIST = {
     TEST_ENTRY(key_is_always_transition),
     TEST_ENTRY(structure),
@@ -285,6 +307,7 @@ TEST_LIST = {
     TEST_ENTRY(invalid_arguments),
     TEST_ENTRY(flip_and_cube_values),
     TEST_ENTRY(flip_matrix),
+    TEST_ENTRY(cube_hides_the_face_turned_away),
 };
 
 TEST_MAIN("transition")
