@@ -299,7 +299,8 @@ extension Engine {
             scratchShapeKey.append(h & keep)
             p &+= ProgramOp.length(h)   // a group's children follow it
         }
-        let s = programShapes.shape(for: scratchShapeKey)
+        let (s, created) = programShapes.shape(for: scratchShapeKey)
+        if !created && programShapes.members[s].isEmpty { programShapes.emptyCount -= 1 }
         layerCold[l].shape = Int32(s)
         layerCold[l].shapeSlot = Int32(programShapes.members[s].count)
         programShapes.members[s].append(Int32(l))
@@ -318,7 +319,7 @@ extension Engine {
             programShapes.members[s][k] = last
             layerCold[Int(last)].shapeSlot = Int32(k)
         }
-        if programShapes.members[s].isEmpty { programShapes.retire(s) }
+        if programShapes.members[s].isEmpty { programShapes.emptied(s) }
     }
 
     // MARK: running
@@ -596,18 +597,26 @@ struct PlanOp {
 /// per shape rather than once per layer, and each op's loop over the layers
 /// is small enough to stay in registers. Shapes are looked up by their key
 /// (the layer header and the op headers without start flag and instance)
-/// at build time only; an emptied shape is recycled.
+/// at build time only. A shape that loses its last member stays indexed
+/// (a layer that leaves and joins it again every few frames, as a short
+/// animation added and finished over a running one does, must not allocate
+/// its plan again); empty shapes are recycled together once they outnumber
+/// both 64 and the shapes in use.
 struct ProgramShapes {
     var plans: [[PlanOp]] = []
     var members: [[Int32]] = []
     var hasVirtual: [Bool] = []
     var keys: [[UInt64]] = []
+    /// The slot holds a shape (in `index`); false for recycled slots (in `free`).
+    var live: [Bool] = []
     var index: [[UInt64]: Int] = [:]
     var free: [Int] = []
+    /// Live shapes without members.
+    var emptyCount = 0
 
-    /// The shape of `key`, created when new.
-    mutating func shape(for key: [UInt64]) -> Int {
-        if let s = index[key] { return s }
+    /// The shape of `key`, and whether it was created now.
+    mutating func shape(for key: [UInt64]) -> (Int, Bool) {
+        if let s = index[key] { return (s, false) }
         let s: Int
         if let f = free.popLast() {
             s = f
@@ -617,18 +626,31 @@ struct ProgramShapes {
             members.append([])
             hasVirtual.append(false)
             keys.append([])
+            live.append(false)
         }
-        plans[s] = ProgramShapes.plan(key)
-        hasVirtual[s] = key[0] >> 48 & 1 != 0
-        keys[s] = key
-        index[key] = s
-        return s
+        // A copy of its own: the caller's key is a scratch array it reuses.
+        let own = key.map { $0 }
+        plans[s] = ProgramShapes.plan(own)
+        hasVirtual[s] = own[0] >> 48 & 1 != 0
+        keys[s] = own
+        live[s] = true
+        index[own] = s
+        return (s, true)
+    }
+
+    /// Shape `s` lost its last member.
+    mutating func emptied(_ s: Int) {
+        emptyCount += 1
+        guard emptyCount > 64 && emptyCount > plans.count - free.count - emptyCount else { return }
+        for k in 0..<plans.count where live[k] && members[k].isEmpty { retire(k) }
+        emptyCount = 0
     }
 
     mutating func retire(_ s: Int) {
         index[keys[s]] = nil
         keys[s] = []
         plans[s] = []
+        live[s] = false
         free.append(s)
     }
 

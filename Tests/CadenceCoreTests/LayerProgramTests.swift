@@ -320,18 +320,22 @@ struct LayerProgramTests {
     }
 
     /// Every layer with a program is a member of exactly one shape, at its
-    /// slot; every shape in the index has members; recycled shapes have none.
+    /// slot; the index holds exactly the live shapes (empty ones included,
+    /// counted by `emptyCount`); recycled slots have no members, no key.
     static func checkShapes(_ e: Engine, _ what: String) {
         let sh = e.programShapes
-        var members = 0
+        var members = 0, empty = 0
         for s in 0..<sh.plans.count {
             members += sh.members[s].count
-            if sh.free.contains(s) {
-                #expect(sh.members[s].isEmpty && sh.keys[s].isEmpty, "recycled shape \(s) in use, \(what)")
+            if sh.live[s] {
+                #expect(!sh.free.contains(s) && sh.index[sh.keys[s]] == s, "shape \(s), \(what)")
+                if sh.members[s].isEmpty { empty += 1 }
             } else {
-                #expect(!sh.members[s].isEmpty && sh.index[sh.keys[s]] == s, "shape \(s), \(what)")
+                #expect(sh.free.contains(s) && sh.members[s].isEmpty && sh.keys[s].isEmpty,
+                        "recycled shape \(s) in use, \(what)")
             }
         }
+        #expect(empty == sh.emptyCount, "\(empty) empty shapes, counted \(sh.emptyCount), \(what)")
         var programs = 0
         for l in 0..<e.layers.count where e.layers[l].program >= 0 {
             programs += 1
@@ -427,5 +431,62 @@ struct LayerProgramTests {
         #expect(t.prog.programShapes.plans.count >= 3)
         #expect(t.prog.programShapes.members.map(\.count).max()! > 2 * ProgramLanes.width)
         #expect(ran >= 60 * 100, "layer-ticks run by programs: \(ran)")
+    }
+
+    /// 120 layouts (opacity keyframes of 2 to 31 values, linear or eased,
+    /// beside a position animation, linear or eased): emptied shapes stay
+    /// indexed until they outnumber 64 and the shapes in use, then are
+    /// recycled together, and new layouts reuse their slots.
+    @Test("empty shapes stay indexed, then are recycled together")
+    func shapesAreRecycled() throws {
+        let e = Engine(salt: 8)
+        try e.tick(0)
+        var ids: [UInt64] = []
+        func addPair(_ id: UInt64, _ v: Int) throws {
+            var kf = try AnimationSpec(kind: .keyframe, keyPath: "opacity")
+            let n = 2 + v % 30
+            try kf.setValues((0..<n).map { Double($0 % 2) }, count: n, components: 1)
+            kf.timing.repeatCount = .infinity
+            if (v / 30) & 1 != 0 { kf.setTimingCurve(.easeIn) }
+            var mv = try AnimationSpec(kind: .basic, keyPath: "position")
+            try mv.setEndpoint(.from, ValueBuffer([0, 0]))
+            try mv.setEndpoint(.to, ValueBuffer([10, 10]))
+            mv.timing.repeatCount = .infinity
+            if (v / 30) & 2 != 0 { mv.setTimingCurve(.easeOut) }
+            // The position first: alone it is on the simple track (no program),
+            // so the only layout built is the pair's.
+            try e.addAnimation(layer: id, spec: mv, key: "mv")
+            try e.addAnimation(layer: id, spec: kf, key: "kf")
+        }
+        // The keyframes first: the position left alone goes to the simple track.
+        func removePair(_ id: UInt64) throws {
+            try e.removeAnimation(layer: id, key: "kf")
+            try e.removeAnimation(layer: id, key: "mv")
+        }
+        for v in 0..<120 {
+            let id = try e.createLayer()
+            ids.append(id)
+            try addPair(id, v)
+        }
+        try e.tick(0.1)
+        Self.checkShapes(e, "built")
+        #expect(e.programShapes.index.count == 120 && e.programShapes.free.isEmpty, "\(e.programShapes.index.count) shapes, \(ids.filter { e.layers[Int($0 & 0xFFF_FFFF)].program >= 0 }.count) programs")
+        // Empty the first 60: they stay indexed (not more than 64 empty).
+        for id in ids.prefix(60) { try removePair(id) }
+        Self.checkShapes(e, "60 emptied")
+        #expect(e.programShapes.emptyCount == 60 && e.programShapes.free.isEmpty)
+        // Back on the same layouts: the same shapes, nothing created.
+        for (v, id) in ids.prefix(60).enumerated() { try addPair(id, v) }
+        Self.checkShapes(e, "refilled")
+        #expect(e.programShapes.emptyCount == 0 && e.programShapes.plans.count == 120)
+        // Empty 100: at the 65th, past 64 and past the 55 in use, the 65 empty ones go at once.
+        for id in ids.prefix(100) { try removePair(id) }
+        Self.checkShapes(e, "100 emptied")
+        #expect(e.programShapes.free.count == 65 && e.programShapes.emptyCount == 35)
+        // New layouts take the recycled slots.
+        for (v, id) in ids.prefix(100).enumerated() { try addPair(id, v) }
+        try e.tick(0.2)
+        Self.checkShapes(e, "rebuilt")
+        #expect(e.programShapes.plans.count == 120 && e.programShapes.index.count == 120 && e.programShapes.free.isEmpty)
     }
 }
