@@ -383,9 +383,14 @@ extension Engine {
     /// The sample of the op at `p` at parent time `t` when inside its active
     /// interval (`activeSample`, the general sampler's steady state): progress,
     /// cycle time and iteration, in registers; progress NaN outside (an active
-    /// sample's progress is never NaN).
+    /// sample's progress is never NaN), and for a top-level op (`top`) whose
+    /// start is not reported yet.
     @inline(__always)
-    static func programSample(_ code: borrowing MutableSpan<Double>, _ p: Int, _ h: UInt64, _ t: Double) -> ProgramSample {
+    static func programSample(_ code: borrowing MutableSpan<Double>, _ p: Int, _ h: UInt64, _ t: Double,
+                              top: Bool) -> ProgramSample {
+        guard !top || ProgramOp.flags(h) & ProgramOp.started != 0 else {
+            return ProgramSample(progress: .nan, cycleTime: 0, iteration: 0)
+        }
         let a = (t - code[p &+ 1]) * code[p &+ 2]
         let d = code[p &+ 6]
         guard a >= 0 && a < d else { return ProgramSample(progress: .nan, cycleTime: 0, iteration: 0) }
@@ -448,8 +453,8 @@ extension Engine {
         for m in 0..<n where !lanes[m].dead {
             let q = lanes[m].start &+ op.off
             let h = code[q].bitPattern
-            let s = Engine.programSample(code, q, h, lanes[m].time)
-            guard ProgramOp.flags(h) & ProgramOp.started != 0, !s.progress.isNaN else { lanes[m].dead = true; continue }
+            let s = Engine.programSample(code, q, h, lanes[m].time, top: true)
+            guard !s.progress.isNaN else { lanes[m].dead = true; continue }
             let e = linear ? s.progress : inst.curves[ProgramOp.instance(h)].evaluate(s.progress)
             if e == 1 {
                 lanes[m].dead = true
@@ -475,11 +480,8 @@ extension Engine {
             for m in 0..<n where !lanes[m].dead {
                 let q = lanes[m].start &+ op.off
                 let h = code[q].bitPattern
-                let s = Engine.programSample(code, q, h, op.top ? lanes[m].time : lanes[m].childTime)
-                guard !op.top || ProgramOp.flags(h) & ProgramOp.started != 0, !s.progress.isNaN else {
-                    lanes[m].dead = true
-                    continue
-                }
+                let s = Engine.programSample(code, q, h, op.top ? lanes[m].time : lanes[m].childTime, top: op.top)
+                guard !s.progress.isNaN else { lanes[m].dead = true; continue }
                 let k = ProgramOp.instance(h)
                 let e = spring ? inst.springs[k]?.progress(at: s.cycleTime) ?? 1
                                : linear ? s.progress : inst.curves[k].evaluate(s.progress)
@@ -500,11 +502,8 @@ extension Engine {
             for m in 0..<n where !lanes[m].dead {
                 let q = lanes[m].start &+ op.off
                 let h = code[q].bitPattern
-                let s = Engine.programSample(code, q, h, op.top ? lanes[m].time : lanes[m].childTime)
-                guard !op.top || ProgramOp.flags(h) & ProgramOp.started != 0, !s.progress.isNaN else {
-                    lanes[m].dead = true
-                    continue
-                }
+                let s = Engine.programSample(code, q, h, op.top ? lanes[m].time : lanes[m].childTime, top: op.top)
+                guard !s.progress.isNaN else { lanes[m].dead = true; continue }
                 let k = ProgramOp.instance(h)
                 let e = spring ? inst.springs[k]?.progress(at: s.cycleTime) ?? 1
                                : linear ? s.progress : inst.curves[k].evaluate(s.progress)
@@ -518,11 +517,8 @@ extension Engine {
             for m in 0..<n where !lanes[m].dead {
                 let q = lanes[m].start &+ op.off
                 let h = code[q].bitPattern
-                let s = Engine.programSample(code, q, h, op.top ? lanes[m].time : lanes[m].childTime)
-                guard !op.top || ProgramOp.flags(h) & ProgramOp.started != 0, !s.progress.isNaN else {
-                    lanes[m].dead = true
-                    continue
-                }
+                let s = Engine.programSample(code, q, h, op.top ? lanes[m].time : lanes[m].childTime, top: op.top)
+                guard !s.progress.isNaN else { lanes[m].dead = true; continue }
                 let e = linear ? s.progress : inst.curves[ProgramOp.instance(h)].evaluate(s.progress)
                 let a0 = lanes[m].start &+ v0
                 var seg = Int(truncatingIfNeeded: code[a0].bitPattern)
