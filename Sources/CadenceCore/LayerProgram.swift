@@ -473,29 +473,11 @@ extension Engine {
         let v0 = op.off &+ ProgramOp.headWords
         let linear = op.flags & ProgramOp.linearCurve != 0
         switch op.kind {
-        case ProgramOp.basicBlock, ProgramOp.springBlock:
-            // `applyBasic`'s from/to fast path; NaN keeps the underlying value,
-            // which is the model's (the layer's only writer of the property).
-            let spring = op.kind == ProgramOp.springBlock
-            for m in 0..<n where !lanes[m].dead {
-                let q = lanes[m].start &+ op.off
-                let h = code[q].bitPattern
-                let s = Engine.programSample(code, q, h, op.top ? lanes[m].time : lanes[m].childTime, top: op.top)
-                guard !s.progress.isNaN else { lanes[m].dead = true; continue }
-                let k = ProgramOp.instance(h)
-                let e = spring ? inst.springs[k]?.progress(at: s.cycleTime) ?? 1
-                               : linear ? s.progress : inst.curves[k].evaluate(s.progress)
-                let o = lanes[m].layer &* LayerProperty.stride &+ op.target
-                let a0 = lanes[m].start &+ v0
-                for j in 0..<c {
-                    let a = code[a0 &+ j], b = code[a0 &+ c &+ j]
-                    let v = lerp(a, b, e)
-                    out[o &+ j] = !v.isNaN ? settled(v, nan: v) : (e == 0 ? a : model[o &+ j])
-                }
-            }
-        case ProgramOp.basicVirtual, ProgramOp.springVirtual:
-            let spring = op.kind == ProgramOp.springVirtual
-            guard let comp = VirtualComponent(rawValue: op.target) else {
+        case ProgramOp.basicBlock, ProgramOp.springBlock, ProgramOp.basicVirtual, ProgramOp.springVirtual:
+            let spring = op.kind == ProgramOp.springBlock || op.kind == ProgramOp.springVirtual
+            let virtual = op.kind == ProgramOp.basicVirtual || op.kind == ProgramOp.springVirtual
+            let comp = virtual ? VirtualComponent(rawValue: op.target) : nil
+            guard !virtual || comp != nil else {
                 for m in 0..<n { lanes[m].dead = true }
                 return
             }
@@ -508,7 +490,18 @@ extension Engine {
                 let e = spring ? inst.springs[k]?.progress(at: s.cycleTime) ?? 1
                                : linear ? s.progress : inst.curves[k].evaluate(s.progress)
                 let a0 = lanes[m].start &+ v0
-                Engine.writeLerp(code[a0], code[a0 &+ 1], e, comp, &lanes[m].comps)
+                if let comp {
+                    Engine.writeLerp(code[a0], code[a0 &+ 1], e, comp, &lanes[m].comps)
+                    continue
+                }
+                // `applyBasic`'s from/to fast path; NaN keeps the underlying value,
+                // which is the model's (the layer's only writer of the property).
+                let o = lanes[m].layer &* LayerProperty.stride &+ op.target
+                for j in 0..<c {
+                    let a = code[a0 &+ j], b = code[a0 &+ c &+ j]
+                    let v = lerp(a, b, e)
+                    out[o &+ j] = !v.isNaN ? settled(v, nan: v) : (e == 0 ? a : model[o &+ j])
+                }
             }
         case ProgramOp.keyframe:
             // `applyKeyframe`'s flat path (`flatKeyframe4`), then `writeReplacing`.
