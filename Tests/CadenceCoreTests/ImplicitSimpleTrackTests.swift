@@ -8,7 +8,7 @@ import Testing
 /// every model write. Nothing a host can observe may differ from the general
 /// evaluator: random UI-like scenes (retargets with actions, model writes
 /// without actions under running animations, sub-keys, transactions with
-/// durations, curves and delays, layer speeds, reads between writes) are
+/// durations, curves, delays and springs, layer speeds, reads between writes) are
 /// played on two engines, one with `allowSimpleModelEnd` off, and events,
 /// render lists (byte for byte) and presentation values (bit for bit) are
 /// compared after every step.
@@ -63,11 +63,13 @@ struct ImplicitSimpleTrackTests {
                     // A transaction with its own duration, curve and delay.
                     let d = g.uniform(0.05, 1), delay = g.int(0...2) == 0 ? g.uniform(0, 0.3) : 0
                     let curve: TimingCurve = g.int(0...1) == 0 ? .easeInEaseOut : .linear
+                    let spring = g.int(0...3) == 0   // implicit springs (UIKit-style)
                     t.both { e throws(CadenceError) in
                         e.beginTransaction()
                         try e.setTransactionDuration(d)
                         try e.setTransactionCurve(curve)
                         try e.setTransactionDelay(delay)
+                        if spring { try e.setTransactionSpring(dampingRatio: 0.6, initialVelocity: 0) }
                         try e.set(layer: id, key, v)
                         try e.commitTransaction()
                     }
