@@ -10,18 +10,6 @@ import Testing
 /// compared after every step, in random orders of reads and writes.
 @Suite("A deferred simple track is indistinguishable from the eager pass")
 struct DeferredSimpleTrackTests: PlainMatrices {
-    /// The same operations on both engines.
-    struct Twin {
-        var lazy = Engine(salt: 11)
-        var eager = Engine(salt: 11)
-        init() { eager.allowSimpleDeferral = false }
-
-        mutating func both(_ body: (Engine) throws(CadenceError) -> Void) {
-            try! body(lazy)
-            try! body(eager)
-        }
-    }
-
     /// A position animation that qualifies for the simple track: from/to,
     /// repeating forever unless `finite`, with random timing.
     static func positionAnimation(_ g: inout SplitMix64, finite: Bool) -> AnimationSpec {
@@ -44,7 +32,7 @@ struct DeferredSimpleTrackTests: PlainMatrices {
           arguments: 0..<12)
     func agreesWithEager(seed: Int) {
         var g = SplitMix64(seed: 0xDEF0_0000 &+ UInt64(seed))
-        var t = Twin()
+        var t = EnginePair(salt: 11) { $0.allowSimpleDeferral = false }
         var now = 0.0
         t.both { e throws(CadenceError) in try e.tick(0) }
         // A tree under one root: most layers leaves of the root (the translated
@@ -114,22 +102,22 @@ struct DeferredSimpleTrackTests: PlainMatrices {
             now += g.int(0...5) == 0 ? 0 : g.uniform(0.001, 0.2)
             let tnow = now
             t.both { e throws(CadenceError) in try e.tick(tnow) }
-            if t.lazy.simplePending { deferred += 1 }
-            #expect(Observed.events(t.lazy) == Observed.events(t.eager), "events, step \(step)")
+            if t.fast.simplePending { deferred += 1 }
+            #expect(Observed.events(t.fast) == Observed.events(t.general), "events, step \(step)")
             // Reads in a random order, or none (the pending pass is dropped by
             // the next tick).
             for _ in 0..<g.int(0...3) {
                 switch g.int(0...4) {
                 case 0:
-                    #expect(Observed.renderList(t.lazy, root) == Observed.renderList(t.eager, root), "render list, step \(step)")
+                    #expect(Observed.renderList(t.fast, root) == Observed.renderList(t.general, root), "render list, step \(step)")
                 case 1:
                     // A subtree: its root's ancestors are read from scratch.
                     let sub = ids[g.int(0...(ids.count - 1))]
-                    #expect(Observed.renderList(t.lazy, sub) == Observed.renderList(t.eager, sub), "subtree render list, step \(step)")
+                    #expect(Observed.renderList(t.fast, sub) == Observed.renderList(t.general, sub), "subtree render list, step \(step)")
                 case 2:
                     let id = ids[g.int(0...(ids.count - 1))]
                     for key in ["position", "transform", "bounds", "opacity"] {
-                        #expect(try! t.lazy.presentation(layer: id, key) == t.eager.presentation(layer: id, key),
+                        #expect(try! t.fast.presentation(layer: id, key) == t.general.presentation(layer: id, key),
                                 "\(key), step \(step)")
                     }
                 case 3:
@@ -137,22 +125,22 @@ struct DeferredSimpleTrackTests: PlainMatrices {
                     var a = [Double](repeating: 0, count: 2 * ids.count)
                     var b = a
                     var sa = a.mutableSpan, sb = b.mutableSpan
-                    _ = try! t.lazy.sample(layers: ids.span, target, into: &sa)
-                    _ = try! t.eager.sample(layers: ids.span, target, into: &sb)
+                    _ = try! t.fast.sample(layers: ids.span, target, into: &sa)
+                    _ = try! t.general.sample(layers: ids.span, target, into: &sb)
                     #expect(a == b, "sample, step \(step)")
                 default:
-                    #expect(try! t.lazy.renderListCount(root: root) == t.eager.renderListCount(root: root))
+                    #expect(try! t.fast.renderListCount(root: root) == t.general.renderListCount(root: root))
                 }
             }
         }
         // Final state, read every way.
-        #expect(Observed.renderList(t.lazy, root) == Observed.renderList(t.eager, root))
+        #expect(Observed.renderList(t.fast, root) == Observed.renderList(t.general, root))
         for id in ids {
-            #expect(try! t.lazy.presentation(layer: id, "position") == t.eager.presentation(layer: id, "position"))
+            #expect(try! t.fast.presentation(layer: id, "position") == t.general.presentation(layer: id, "position"))
         }
         // The scenario must have exercised the deferred path.
         #expect(deferred >= 10, "ticks deferred: \(deferred)")
-        #expect(!t.eager.simplePending)
+        #expect(!t.general.simplePending)
     }
 
     /// The render list's inline evaluation against the spec, not the other

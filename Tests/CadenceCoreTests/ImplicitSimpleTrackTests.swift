@@ -14,17 +14,6 @@ import Testing
 /// compared after every step.
 @Suite("Implicit animations on the simple track agree with the general evaluator")
 struct ImplicitSimpleTrackTests {
-    struct Twin {
-        var track = Engine(salt: 21)
-        var general = Engine(salt: 21)
-        init() { general.allowSimpleModelEnd = false }
-
-        mutating func both(_ body: (Engine) throws(CadenceError) -> Void) {
-            try! body(track)
-            try! body(general)
-        }
-    }
-
     static let keys: [(String, Int)] = [("position", 2), ("position.x", 1), ("position.y", 1), ("opacity", 1),
                                         ("bounds", 4), ("bounds.size.width", 1), ("backgroundColor", 4),
                                         ("zPosition", 1), ("cornerRadius", 1)]
@@ -43,7 +32,7 @@ struct ImplicitSimpleTrackTests {
           arguments: 0..<12)
     func agreesWithGeneralEvaluator(seed: Int) {
         var g = SplitMix64(seed: 0x1A9C_0000 &+ UInt64(seed))
-        var t = Twin()
+        var t = EnginePair(salt: 21) { $0.allowSimpleModelEnd = false }
         t.both { e throws(CadenceError) in try e.tick(0) }
         let (root, ids) = randomTree(&g, count: 40, nestOneIn: 4, rotateOneIn: 6) { body in t.both(body) }
         var now = 0.01
@@ -87,7 +76,7 @@ struct ImplicitSimpleTrackTests {
                     t.both { e throws(CadenceError) in try e.set(layer: id, "speed", [sp]) }
                 case 5:
                     // A read between writes (the presentation is computed lazily).
-                    let a = try! t.track.presentation(layer: id, key), b = try! t.general.presentation(layer: id, key)
+                    let a = try! t.fast.presentation(layer: id, key), b = try! t.general.presentation(layer: id, key)
                     #expect(a.map(\.bitPattern) == b.map(\.bitPattern), "\(key) read, step \(step)")
                 default:
                     // A retarget: the default action, from where the layer is now.
@@ -97,14 +86,14 @@ struct ImplicitSimpleTrackTests {
             now += g.int(0...6) == 0 ? 0 : g.uniform(0.004, 0.12)
             let tnow = now
             t.both { e throws(CadenceError) in try e.tick(tnow) }
-            onTrack += t.track.simpleAnims.filter { $0.flags2 & SimpleAnim.toModel != 0 }.count
+            onTrack += t.fast.simpleAnims.filter { $0.flags2 & SimpleAnim.toModel != 0 }.count
             #expect(t.general.simpleAnims.allSatisfy { $0.flags2 & SimpleAnim.toModel == 0 })
-            #expect(Observed.staleCaches(t.track).isEmpty, "render cache out of date, step \(step)")
-            #expect(Observed.events(t.track) == Observed.events(t.general), "events, step \(step)")
-            #expect(Observed.renderList(t.track, root) == Observed.renderList(t.general, root), "render list, step \(step)")
+            #expect(Observed.staleCaches(t.fast).isEmpty, "render cache out of date, step \(step)")
+            #expect(Observed.events(t.fast) == Observed.events(t.general), "events, step \(step)")
+            #expect(Observed.renderList(t.fast, root) == Observed.renderList(t.general, root), "render list, step \(step)")
             for id in ids where g.int(0...2) == 0 {
                 for (key, _) in Self.keys {
-                    let a = try! t.track.presentation(layer: id, key), b = try! t.general.presentation(layer: id, key)
+                    let a = try! t.fast.presentation(layer: id, key), b = try! t.general.presentation(layer: id, key)
                     #expect(a.map(\.bitPattern) == b.map(\.bitPattern), "\(key), step \(step)")
                 }
             }

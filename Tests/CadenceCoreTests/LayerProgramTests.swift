@@ -12,17 +12,6 @@ import Testing
 /// have run for most layers. Hand-worked values check the arithmetic itself.
 @Suite("Layer programs agree with the general evaluator")
 struct LayerProgramTests {
-    struct Twin {
-        var prog = Engine(salt: 9)
-        var plain = Engine(salt: 9)
-        init() { plain.allowPrograms = false }
-
-        mutating func both(_ body: (Engine) throws(CadenceError) -> Void) {
-            try! body(prog)
-            try! body(plain)
-        }
-    }
-
     static func timing(_ g: inout SplitMix64, _ s: inout AnimationSpec, finite: Bool) {
         s.timing.duration = g.uniform(0.2, 3)
         s.timing.repeatCount = finite ? Double(g.int(1...3)) : .infinity
@@ -125,7 +114,7 @@ struct LayerProgramTests {
     @Test("random scenes: events, render lists and presentation values agree bit for bit", arguments: 0..<10)
     func agreesWithGeneralEvaluator(seed: Int) {
         var g = SplitMix64(seed: 0x9A0B_0000 &+ UInt64(seed))
-        var t = Twin()
+        var t = EnginePair(salt: 9) { $0.allowPrograms = false }
         var now = 0.0
         t.both { e throws(CadenceError) in try e.tick(0) }
         let (root, ids) = randomTree(&g, count: 30, nestOneIn: 3, rotateOneIn: 5) { body in t.both(body) }
@@ -181,20 +170,20 @@ struct LayerProgramTests {
             let tnow = now
             t.both { e throws(CadenceError) in try e.tick(tnow) }
             // Layers whose program ran this tick.
-            let fallback = Set(t.prog.scratchFallback)
-            for x in t.prog.animatedLayers where t.prog.layers[Int(x)].program >= 0 && !fallback.contains(x) { ran += 1 }
-            #expect(Observed.staleCaches(t.prog).isEmpty, "render cache out of date, step \(step)")
-            #expect(Observed.events(t.prog) == Observed.events(t.plain), "events, step \(step)")
-            #expect(Observed.renderList(t.prog, root) == Observed.renderList(t.plain, root), "render list, step \(step)")
+            let fallback = Set(t.fast.scratchFallback)
+            for x in t.fast.animatedLayers where t.fast.layers[Int(x)].program >= 0 && !fallback.contains(x) { ran += 1 }
+            #expect(Observed.staleCaches(t.fast).isEmpty, "render cache out of date, step \(step)")
+            #expect(Observed.events(t.fast) == Observed.events(t.general), "events, step \(step)")
+            #expect(Observed.renderList(t.fast, root) == Observed.renderList(t.general, root), "render list, step \(step)")
             for id in ids where g.int(0...3) == 0 {
                 for key in ["position", "transform", "bounds", "opacity", "backgroundColor"] {
-                    let a = try! t.prog.presentation(layer: id, key), b = try! t.plain.presentation(layer: id, key)
+                    let a = try! t.fast.presentation(layer: id, key), b = try! t.general.presentation(layer: id, key)
                     #expect(a.map(\.bitPattern) == b.map(\.bitPattern), "\(key), step \(step)")
                 }
             }
         }
         #expect(ran >= 300, "layer-ticks run by programs: \(ran)")
-        #expect(t.plain.programLiveWords == 0)
+        #expect(t.general.programLiveWords == 0)
     }
 
     /// Scene B's shape by hand: keyframes on position (linear, three values),
@@ -353,7 +342,7 @@ struct LayerProgramTests {
     @Test("shapes of many members, across chunks, as layers join and leave them", arguments: 0..<3)
     func shapesAcrossChunks(seed: Int) {
         var g = SplitMix64(seed: 0x5A9E_0000 &+ UInt64(seed))
-        var t = Twin()
+        var t = EnginePair(salt: 9) { $0.allowPrograms = false }
         t.both { e throws(CadenceError) in try e.tick(0) }
         let (root, ids) = randomTree(&g, count: 150, nestOneIn: 4, rotateOneIn: 6) { body in t.both(body) }
         // Three variants of one mix: the shapes differ by the keyframe count and the group's curve.
@@ -421,15 +410,15 @@ struct LayerProgramTests {
             now += g.uniform(0.005, 0.2)
             let tnow = now
             t.both { e throws(CadenceError) in try e.tick(tnow) }
-            Self.checkShapes(t.prog, "step \(step)")
-            let fallback = Set(t.prog.scratchFallback)
-            for x in t.prog.animatedLayers where t.prog.layers[Int(x)].program >= 0 && !fallback.contains(x) { ran += 1 }
-            #expect(Observed.staleCaches(t.prog).isEmpty, "render cache out of date, step \(step)")
-            #expect(Observed.events(t.prog) == Observed.events(t.plain), "events, step \(step)")
-            #expect(Observed.renderList(t.prog, root) == Observed.renderList(t.plain, root), "render list, step \(step)")
+            Self.checkShapes(t.fast, "step \(step)")
+            let fallback = Set(t.fast.scratchFallback)
+            for x in t.fast.animatedLayers where t.fast.layers[Int(x)].program >= 0 && !fallback.contains(x) { ran += 1 }
+            #expect(Observed.staleCaches(t.fast).isEmpty, "render cache out of date, step \(step)")
+            #expect(Observed.events(t.fast) == Observed.events(t.general), "events, step \(step)")
+            #expect(Observed.renderList(t.fast, root) == Observed.renderList(t.general, root), "render list, step \(step)")
         }
-        #expect(t.prog.programShapes.plans.count >= 3)
-        #expect(t.prog.programShapes.members.map(\.count).max()! > 2 * ProgramLanes.width)
+        #expect(t.fast.programShapes.plans.count >= 3)
+        #expect(t.fast.programShapes.members.map(\.count).max()! > 2 * ProgramLanes.width)
         #expect(ran >= 60 * 100, "layer-ticks run by programs: \(ran)")
     }
 

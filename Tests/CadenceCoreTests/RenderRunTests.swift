@@ -277,17 +277,6 @@ struct RenderRunTests: PlainMatrices {
 
     // MARK: random scenes against the general paths, byte for byte
 
-    struct Twin {
-        var runs = Engine(salt: 5)
-        var plain = Engine(salt: 5)
-        init() { plain.allowRenderRuns = false }
-
-        mutating func both(_ body: (Engine) throws(CadenceError) -> Void) {
-            try! body(runs)
-            try! body(plain)
-        }
-    }
-
     /// A transform of a random kind: planar (most), 3D affine, perspective,
     /// the identity, or planar with an element near the float range.
     static func transform(_ g: inout SplitMix64) -> [Double] {
@@ -315,7 +304,7 @@ struct RenderRunTests: PlainMatrices {
     @Test("random scenes: every render list equals the general paths' byte for byte", arguments: 0..<8)
     func agreesWithGeneralPaths(seed: Int) {
         var g = SplitMix64(seed: 0xA1F1_0000 &+ UInt64(seed))
-        var t = Twin()
+        var t = EnginePair(salt: 5) { $0.allowRenderRuns = false }
         t.both { e throws(CadenceError) in try e.tick(0) }
         var root: UInt64 = 0
         // An opacity on the root too: a world opacity is then a product of
@@ -389,7 +378,7 @@ struct RenderRunTests: PlainMatrices {
             t.both { e throws(CadenceError) in try e.tick(tnow) }
             for _ in 0..<g.int(1...3) {
                 let from = g.int(0...3) == 0 ? ids[g.int(0...(ids.count - 1))] : root
-                #expect(Observed.renderList(t.runs, from) == Observed.renderList(t.plain, from), "step \(step)")
+                #expect(Observed.renderList(t.fast, from) == Observed.renderList(t.general, from), "step \(step)")
             }
         }
     }

@@ -271,3 +271,22 @@ func randomTree(_ g: inout SplitMix64, count: Int, nestOneIn: Int, rotateOneIn: 
     }
     return (root, ids)
 }
+
+/// The two engines of a differential suite: the same salt (so handles agree),
+/// `fast` with every fast path on, `general` with the one under test turned
+/// off by `off`; `both` runs the same operations on each, `fast` first.
+struct EnginePair {
+    var fast: Engine
+    var general: Engine
+
+    init(salt: UInt16, off: (Engine) -> Void) {
+        fast = Engine(salt: salt)
+        general = Engine(salt: salt)
+        off(general)
+    }
+
+    mutating func both(_ body: (Engine) throws(CadenceError) -> Void) {
+        try! body(fast)
+        try! body(general)
+    }
+}
