@@ -357,7 +357,8 @@ extension Engine {
         if !inTx && delay != 0 { compiled.item.timing.beginTime += delay }
 
         // Replace an animation under the same key.
-        if let old = findInstance(layer: l, key: key) {
+        let keyHash = key.hashValue  // once: also stored below
+        if let old = findInstance(layer: l, key: key, hash: keyHash) {
             removeInstance(old, reason: .replaced)
         }
 
@@ -365,7 +366,7 @@ extension Engine {
         let i = materialize(compiled, layer: l, group: -1)
         inst.items[i].addSeq = sequence
         inst.keys[i] = key
-        inst.keyHashes[i] = key.hashValue
+        inst.keyHashes[i] = keyHash
         inst.tags[i] = spec.tag
         inst.callbacks[i] = spec.callback
         inst.specs[i] = spec
@@ -436,8 +437,8 @@ extension Engine {
         return i
     }
 
-    func findInstance(layer l: Int, key: String) -> Int? {
-        let h = key.hashValue
+    func findInstance(layer l: Int, key: String, hash: Int? = nil) -> Int? {
+        let h = hash ?? key.hashValue
         var i = layers[l].firstAnim
         while i >= 0 {
             if inst.keyHashes[Int(i)] == h && inst.keys[Int(i)] == key { return Int(i) }

@@ -181,6 +181,12 @@ extension Engine {
     func setValue(_ l: Int, _ t: KeyPathTarget, _ v: ValueBuffer, actionKey: String) throws(CadenceError) {
         guard let prop = t.property else { return }
         let plan = t.animatable ? actionPlan(l, key: actionKey) : .none
+        // The kind and target of a custom action, read once: each `if case
+        // let .spec(s) = plan` copied the whole plan (an 832-byte spec) even
+        // when the plan was the default action.
+        var specKind: AnimationKind?
+        var specTarget: KeyPathTarget?
+        if case let .spec(s) = plan { specKind = s.kind; specTarget = s.target }
         var captured: ValueBuffer?
         var capturedChildren: [ValueBuffer] = []
         if case .none = plan {} else {
@@ -190,13 +196,13 @@ extension Engine {
             // "bounds" run by a frame change, "position" by a change of
             // position.x); its "from" must have that key path's components.
             var captureTarget = t
-            if case let .spec(s) = plan, s.kind != .transition, tx.keyframeWindow == nil, let st = s.target { captureTarget = st }
+            if let k = specKind, k != .transition, tx.keyframeWindow == nil, let st = specTarget { captureTarget = st }
             captured = read(pres, contents: presContents[l], layer: l, captureTarget)
-            if case let .spec(s) = plan, s.kind == .group, tx.keyframeWindow == nil {
+            if specKind == .group, tx.keyframeWindow == nil, case let .spec(s) = plan {
                 noneChildValues(s, layer: l, into: &capturedChildren)
             }
         }
-        if case let .spec(s) = plan, s.kind == .transition {
+        if specKind == .transition, case let .spec(s) = plan {
             var spec = s
             applyTransactionDefaults(&spec)
             try attach(layer: l, spec: spec, key: "transition", captured: nil, defaultDuration: tx.duration, delay: tx.delay)
@@ -204,7 +210,7 @@ extension Engine {
             return
         }
         writeModel(l, t, v, prop)
-        if let c = captured, tx.keyframeWindow != nil {
+        if tx.keyframeWindow != nil, let c = captured {  // (the window first: binding `c` copies the buffer)
             recordKeyframeChange(l, t, key: actionKey, captured: c, value: v)
             return
         }
