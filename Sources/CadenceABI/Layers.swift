@@ -61,8 +61,7 @@ import CadenceCore
 /// path's component count (`CAD_ERR_TYPE_MISMATCH`), components must be finite.
 /// Runs the key's action (an implicit animation) unless actions are disabled.
 @c public func cad_layer_set(_ e: OpaquePointer?, _ l: cad_layer, _ keypath: UnsafePointer<CChar>?, _ v: UnsafePointer<Double>?, _ n: Int32) -> cad_status {
-    withEngine(e, "cad_layer_set") { (en: inout Engine) throws(CadenceError) in
-        let t = try keyPathTarget(keypath)
+    withEngineKeyPath(e, "cad_layer_set", keypath) { (en: inout Engine, t: KeyPathTarget) throws(CadenceError) in
         let buf = try values(v, n, expected: t.components, keyPath: t.name)
         try en.set(layer: l, t, buf, count: Int(n))
     }
@@ -70,9 +69,12 @@ import CadenceCore
 
 /// Reads a model value by key path into `out` (`cap` doubles); `*n_out` = components.
 @c public func cad_layer_get(_ e: OpaquePointer?, _ l: cad_layer, _ keypath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Double>?, _ cap: Int32, _ n_out: UnsafeMutablePointer<Int32>?) -> cad_status {
-    withEngine(e, "cad_layer_get") { (en: inout Engine) throws(CadenceError) in
-        let t = try keyPathTarget(keypath)
+    withEngineKeyPath(e, "cad_layer_get", keypath) { (en: inout Engine, t: KeyPathTarget) throws(CadenceError) in
         try checkBuffer(out, cap)
+        if let (v, n) = try en.readSmall(layer: l, t, presentation: false) {
+            try writeSmall(v, n, out, cap, n_out)
+            return
+        }
         let v = try en.get(layer: l, t)
         try writeValue(v, out, cap, n_out)
     }
@@ -80,9 +82,12 @@ import CadenceCore
 
 /// Reads a presentation value (model plus running animations at the engine's now).
 @c public func cad_layer_presentation(_ e: OpaquePointer?, _ l: cad_layer, _ keypath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Double>?, _ cap: Int32, _ n_out: UnsafeMutablePointer<Int32>?) -> cad_status {
-    withEngine(e, "cad_layer_presentation") { (en: inout Engine) throws(CadenceError) in
-        let t = try keyPathTarget(keypath)
+    withEngineKeyPath(e, "cad_layer_presentation", keypath) { (en: inout Engine, t: KeyPathTarget) throws(CadenceError) in
         try checkBuffer(out, cap)
+        if let (v, n) = try en.readSmall(layer: l, t, presentation: true) {
+            try writeSmall(v, n, out, cap, n_out)
+            return
+        }
         let v = try en.presentation(layer: l, t)
         try writeValue(v, out, cap, n_out)
     }

@@ -19,6 +19,11 @@ struct EngineState: ~Copyable {
     /// theirs to deliver (callbacks run on the calling thread).
     var runs: [DispatchRun] = EngineState.makeRuns()
     var nextRunID: UInt64 = 0
+    /// The last key path a per-layer call looked up, by its bytes: hosts read
+    /// or write one key of many layers in a row, and a hit costs a `strnlen`
+    /// and a `memcmp` instead of the table's hash, probe and compare (about
+    /// 250 instructions of `cad_layer_get`'s 700).
+    var keyPathCache = KeyPathCache()
 
     static let poolLimit = 4
 
@@ -64,6 +69,40 @@ struct EngineState: ~Copyable {
         var pool: [[Event]] = []
         pool.reserveCapacity(poolLimit)
         return pool
+    }
+}
+
+/// One key path's bytes (up to 63, as the table's keys) and its target.
+struct KeyPathCache {
+    var bytes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    /// -1: empty.
+    var count = -1
+    var target: KeyPathTarget? = nil
+
+    /// The target of the NUL-terminated key path at `p` (the same as
+    /// `keyPathTarget(p)`, errors included), from the cache when its bytes
+    /// are the cached ones.
+    @inline(__always)
+    mutating func lookup(_ p: UnsafePointer<CChar>?) throws(CadenceError) -> KeyPathTarget {
+        guard let p else { throw CadenceError(.invalidArgument, "keypath is NULL") }
+        let n = strnlen(p, 256)
+        if n == count, let t = target {
+            let same = withUnsafeBytes(of: &bytes) { b -> Bool in
+                guard let base = b.baseAddress, n <= b.count else { return false }
+                return memcmp(base, p, n) == 0
+            }
+            if same { return t }
+        }
+        let t = try keyPathTarget(p)
+        if n < 64 {
+            bytes = (0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &bytes) { b in
+                if let base = b.baseAddress, n <= b.count { memcpy(base, p, n) }
+            }
+            count = n
+            target = t
+        }
+        return t
     }
 }
 
@@ -253,6 +292,26 @@ func withEngine(_ e: OpaquePointer?, _ function: StaticString,
     }
 }
 
+/// `withEngine` for the calls that take a key path: the target is looked up
+/// under the lock through the engine's `KeyPathCache`.
+@inline(__always)
+func withEngineKeyPath(_ e: OpaquePointer?, _ function: StaticString, _ keypath: UnsafePointer<CChar>?,
+                       _ body: (inout Engine, KeyPathTarget) throws(CadenceError) -> Void) -> cad_status {
+    guard let e else { return nullEngine(function) }
+    return Unmanaged<EngineBox>.fromOpaque(UnsafeRawPointer(e))._withUnsafeGuaranteedRef { box -> cad_status in
+        guard box.magic == EngineBox.magicValue else { return nullEngine(function) }
+        do throws(CadenceError) {
+            try box.state.withLock { (s: inout EngineState) throws(CadenceError) in
+                let t = try s.keyPathCache.lookup(keypath)
+                try body(&s.engine, t)
+            }
+            return 0
+        } catch {
+            return fail(error, function: function)
+        }
+    }
+}
+
 /// `withEngine` with the whole locked state (the engine and the C layer's
 /// callback storage), for the calls that manage both.
 func withEngineState(_ e: OpaquePointer?, _ function: StaticString,
@@ -375,6 +434,18 @@ func writeValue(_ v: ValueBuffer, _ out: UnsafeMutablePointer<Double>?, _ cap: I
         throw CadenceError(.bufferTooSmall, "the value has more components than cap (the count needed is in *n_out)", needed: n)
     }
     if let out { for k in 0..<n { out[k] = v[k] } }
+    nOut?.pointee = Int32(n)
+}
+
+/// `writeValue` for `Engine.readSmall`'s up to four components.
+@inline(__always)
+func writeSmall(_ v: SIMD4<Double>, _ n: Int, _ out: UnsafeMutablePointer<Double>?, _ cap: Int32,
+                _ nOut: UnsafeMutablePointer<Int32>?) throws(CadenceError) {
+    if Int(cap) < n {
+        nOut?.pointee = Int32(n)
+        throw CadenceError(.bufferTooSmall, "the value has more components than cap (the count needed is in *n_out)", needed: n)
+    }
+    if let out { for k in 0..<min(n, 4) { out[k] = v[k] } }
     nOut?.pointee = Int32(n)
 }
 

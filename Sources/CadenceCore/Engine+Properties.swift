@@ -35,6 +35,25 @@ extension Engine {
         return read(pres, contents: presContents[l], layer: l, t)
     }
 
+    /// `get` (or `presentation`) of a block key path of at most four
+    /// components — every scalar, point, size, rect and color key — without a
+    /// `ValueBuffer` (whose 16 lanes were zeroed, filled by index and scanned
+    /// for every read): the same values, components past `count` zero. nil for
+    /// any other key path (the caller uses `get`); throws as `get` does.
+    public func readSmall(layer id: UInt64, _ t: KeyPathTarget, presentation: Bool) throws(CadenceError) -> (SIMD4<Double>, Int)? {
+        let l = try requireLayer(id)
+        guard case let .block(off, n) = t.access, n >= 1, n <= 4, t.components == n else { return nil }
+        if presentation { ensurePresentation(l) }
+        let o = l &* LayerProperty.stride &+ off
+        var v = SIMD4<Double>.zero
+        if presentation {
+            for k in 0..<n { v[k] = settled(pres[o &+ k], nan: 0) }
+        } else {
+            for k in 0..<n { v[k] = settled(model[o &+ k], nan: 0) }
+        }
+        return (v, n)
+    }
+
     /// Convenience for Swift callers and tests.
     public func get(layer id: UInt64, _ keyPath: String) throws(CadenceError) -> [Double] {
         try get(layer: id, Engine.target(keyPath)).array

@@ -1,4 +1,6 @@
 /* Layer properties by key path: defaults, counts, sub-keys, frame, errors (SEMANTICS.md §2). */
+#include <string.h>
+
 #include "test_util.h"
 
 #define I4 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1
@@ -665,6 +667,89 @@ TEST(presentation_contents_all_64_bits) {
   cad_engine_destroy(e);
 }
 
+/* The engine remembers the last key path it looked up by its bytes, not its
+   address: a host that formats key paths into one buffer gets each key's own
+   value, and an unknown key, a longer or shorter key or another engine never
+   reuses another key's target. */
+TEST(key_path_buffer_reused_for_other_keys) {
+  cad_engine *e = t_engine();
+  cad_engine *e2 = t_engine();
+  cad_layer l = t_layer(e);
+  cad_layer l2 = t_layer(e2);
+  char kp[96];
+  double out[4];
+  int32_t n = -1;
+  t_set2(e, l, "position", 3, 4);
+  t_set1(e, l, "opacity", 0.25);
+  t_set1(e2, l2, "opacity", 0.75);
+
+  strcpy(kp, "opacity");
+  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
+  EXPECT_INT_EQ(n, 1);
+  EXPECT_NEAR(out[0], 0.25, 0);
+  /* same address, another key of another length */
+  strcpy(kp, "position");
+  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
+  EXPECT_INT_EQ(n, 2);
+  EXPECT_NEAR(out[0], 3, 0);
+  EXPECT_NEAR(out[1], 4, 0);
+  /* same length, last byte differs */
+  strcpy(kp, "position.x");
+  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
+  EXPECT_INT_EQ(n, 1);
+  EXPECT_NEAR(out[0], 3, 0);
+  kp[9] = 'y';
+  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
+  EXPECT_INT_EQ(n, 1);
+  EXPECT_NEAR(out[0], 4, 0);
+  /* a longer key sharing the prefix, and a shorter one */
+  strcpy(kp, "position.yy");
+  EXPECT_STATUS(cad_layer_get(e, l, kp, out, 4, &n), CAD_ERR_UNKNOWN_KEYPATH);
+  kp[8] = 0; /* "position" */
+  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
+  EXPECT_INT_EQ(n, 2);
+  kp[7] = 0; /* "positio" */
+  EXPECT_STATUS(cad_layer_get(e, l, kp, out, 4, &n), CAD_ERR_UNKNOWN_KEYPATH);
+  /* an unknown key does not displace the last known one */
+  strcpy(kp, "opacity");
+  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
+  EXPECT_STATUS(cad_layer_get(e, l, "opacitx", out, 4, &n), CAD_ERR_UNKNOWN_KEYPATH);
+  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
+  EXPECT_NEAR(out[0], 0.25, 0);
+  /* keys of 63, 64 and 95 bytes: unknown, whatever was looked up before */
+  memset(kp, 'x', sizeof kp);
+  kp[63] = 0;
+  EXPECT_STATUS(cad_layer_get(e, l, kp, out, 4, &n), CAD_ERR_UNKNOWN_KEYPATH);
+  EXPECT_STATUS(cad_layer_get(e, l, kp, out, 4, &n), CAD_ERR_UNKNOWN_KEYPATH);
+  kp[63] = 'x';
+  kp[64] = 0;
+  EXPECT_STATUS(cad_layer_get(e, l, kp, out, 4, &n), CAD_ERR_UNKNOWN_KEYPATH);
+  kp[64] = 'x';
+  kp[95] = 0;
+  EXPECT_STATUS(cad_layer_set(e, l, kp, out, 1), CAD_ERR_UNKNOWN_KEYPATH);
+  /* set and presentation go through the same lookup */
+  strcpy(kp, "position.x");
+  out[0] = 9;
+  EXPECT_OK(cad_layer_set(e, l, kp, out, 1));
+  strcpy(kp, "position");
+  EXPECT_OK(cad_layer_presentation(e, l, kp, out, 4, &n));
+  EXPECT_INT_EQ(n, 2);
+  EXPECT_NEAR(out[0], 9, 0);
+  EXPECT_NEAR(out[1], 4, 0);
+  /* each engine has its own */
+  strcpy(kp, "opacity");
+  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
+  EXPECT_NEAR(out[0], 0.25, 0);
+  EXPECT_OK(cad_layer_get(e2, l2, kp, out, 4, &n));
+  EXPECT_NEAR(out[0], 0.75, 0);
+  EXPECT_STATUS(cad_layer_get(e2, l, kp, out, 4, &n), CAD_ERR_INVALID_HANDLE);
+  /* NULL key path after a cached one */
+  EXPECT_STATUS(cad_layer_get(e, l, NULL, out, 4, &n), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
+  cad_engine_destroy(e2);
+  cad_engine_destroy(e);
+}
+
 TEST_LIST = {
     TEST_ENTRY(presentation_contents_all_64_bits),
     TEST_ENTRY(defaults_and_component_counts),
@@ -688,6 +773,7 @@ TEST_LIST = {
     TEST_ENTRY(contents_id),
     TEST_ENTRY(timing_fields_never_run_actions),
     TEST_ENTRY(non_animatable_keys_run_no_actions),
+    TEST_ENTRY(key_path_buffer_reused_for_other_keys),
 };
 
 TEST_MAIN("properties")
