@@ -1201,6 +1201,19 @@ extension Engine {
             throw CadenceError(.bufferTooSmall, "sampling needs more doubles than cap (the count needed is in *n_out)", needed: needed)
         }
         var o = 0
+        if case let .block(off, bn) = t.access, bn == n {
+            // A block key path (all but frame, contents, the transform's
+            // virtual keys and the timing fields): straight from the block,
+            // saturated as `read` saturates, without a ValueBuffer per layer.
+            for k in ids.indices {
+                guard let l = layerIndex(ids[k]) else { continue }
+                ensurePresentation(l)
+                let b = l &* LayerProperty.stride &+ off
+                for c in 0..<n { out[o &+ c] = settled(pres[b &+ c], nan: 0) }
+                o &+= n
+            }
+            return needed
+        }
         for k in ids.indices {
             guard let l = layerIndex(ids[k]) else { continue }
             ensurePresentation(l)

@@ -91,6 +91,39 @@ struct ReadSmallTests {
         }
     }
 
+    /// `sample` (`cad_engine_sample`) reads block key paths straight from the
+    /// block too: every key path of three layers (one of them with ±inf and
+    /// NaN poked into its block) against `presentation`, layer by layer.
+    @Test("sample agrees with presentation for every key path")
+    func sampleAgrees() throws {
+        var (r, l) = ReadSmallTests.rig()
+        let other = r.layer(["position": [7, 8], "transform": Transform3D.translation(1, 2, 3).elements])
+        let i = try r.e.requireLayer(l)
+        r.e.ensurePresentation(i)
+        r.e.pres[i * LayerProperty.stride + LayerProperty.transform.offset + 13] = .infinity
+        r.e.pres[i * LayerProperty.stride + LayerProperty.opacity.offset] = .nan
+        let ids: [UInt64] = [l, other, l]
+        for name in KeyPathTarget.allNames {
+            let t = try Engine.target(name)
+            var buf = [Double](repeating: -7, count: ids.count * t.components)
+            var span = buf.mutableSpan
+            let n = try r.e.sample(layers: ids.span, t, into: &span)
+            _ = consume span
+            #expect(n == ids.count * t.components, "\(name)")
+            var want: [Double] = []
+            for id in ids { want += try r.e.presentation(layer: id, t).array }
+            #expect(buf.map(\.bitPattern) == want.map(\.bitPattern), "\(name): \(buf) vs \(want)")
+        }
+        // Hand-worked: the poked values saturate.
+        let t = try Engine.target("opacity")
+        var one = [0.0]
+        var span = one.mutableSpan
+        let single: [UInt64] = [l]
+        _ = try r.e.sample(layers: single.span, t, into: &span)
+        _ = consume span
+        #expect(one == [0])
+    }
+
     @Test("a stale layer handle throws as get does")
     func staleHandle() throws {
         var (r, l) = ReadSmallTests.rig()
