@@ -667,6 +667,21 @@ TEST(presentation_contents_all_64_bits) {
   cad_engine_destroy(e);
 }
 
+/* Reads the key path now in `kp` (count and up to two values). */
+static void expect_read_(int line, cad_engine *e, cad_layer l, const char *kp, int presentation, int32_t count,
+                         double x, double y) {
+  double out[4] = {-1, -1, -1, -1};
+  int32_t n = -1;
+  cad_status st = presentation ? cad_layer_presentation(e, l, kp, out, 4, &n) : cad_layer_get(e, l, kp, out, 4, &n);
+  if (st != CAD_OK || n != count || out[0] != x || (count > 1 && out[1] != y)) {
+    cad_test_true_(__FILE__, line, "expect_read", 0);
+    fprintf(stderr, "    \"%s\": status %d, n %d, values %g %g (want %d: %g %g)\n", kp, (int)st, (int)n, out[0], out[1],
+            (int)count, x, y);
+  }
+}
+#define EXPECT_READ(e, l, kp, count, x, y) expect_read_(__LINE__, e, l, kp, 0, count, x, y)
+#define EXPECT_PRES(e, l, kp, count, x, y) expect_read_(__LINE__, e, l, kp, 1, count, x, y)
+
 /* The engine remembers the last key path it looked up by its bytes, not its
    address: a host that formats key paths into one buffer gets each key's own
    value, and an unknown key, a longer or shorter key or another engine never
@@ -684,38 +699,25 @@ TEST(key_path_buffer_reused_for_other_keys) {
   t_set1(e2, l2, "opacity", 0.75);
 
   strcpy(kp, "opacity");
-  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
-  EXPECT_INT_EQ(n, 1);
-  EXPECT_NEAR(out[0], 0.25, 0);
-  /* same address, another key of another length */
-  strcpy(kp, "position");
-  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
-  EXPECT_INT_EQ(n, 2);
-  EXPECT_NEAR(out[0], 3, 0);
-  EXPECT_NEAR(out[1], 4, 0);
-  /* same length, last byte differs */
+  EXPECT_READ(e, l, kp, 1, 0.25, 0);
+  strcpy(kp, "position"); /* same address, another key of another length */
+  EXPECT_READ(e, l, kp, 2, 3, 4);
   strcpy(kp, "position.x");
-  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
-  EXPECT_INT_EQ(n, 1);
-  EXPECT_NEAR(out[0], 3, 0);
-  kp[9] = 'y';
-  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
-  EXPECT_INT_EQ(n, 1);
-  EXPECT_NEAR(out[0], 4, 0);
+  EXPECT_READ(e, l, kp, 1, 3, 0);
+  kp[9] = 'y'; /* same length, last byte differs */
+  EXPECT_READ(e, l, kp, 1, 4, 0);
   /* a longer key sharing the prefix, and a shorter one */
   strcpy(kp, "position.yy");
   EXPECT_STATUS(cad_layer_get(e, l, kp, out, 4, &n), CAD_ERR_UNKNOWN_KEYPATH);
   kp[8] = 0; /* "position" */
-  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
-  EXPECT_INT_EQ(n, 2);
+  EXPECT_READ(e, l, kp, 2, 3, 4);
   kp[7] = 0; /* "positio" */
   EXPECT_STATUS(cad_layer_get(e, l, kp, out, 4, &n), CAD_ERR_UNKNOWN_KEYPATH);
   /* an unknown key does not displace the last known one */
   strcpy(kp, "opacity");
-  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
+  EXPECT_READ(e, l, kp, 1, 0.25, 0);
   EXPECT_STATUS(cad_layer_get(e, l, "opacitx", out, 4, &n), CAD_ERR_UNKNOWN_KEYPATH);
-  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
-  EXPECT_NEAR(out[0], 0.25, 0);
+  EXPECT_READ(e, l, kp, 1, 0.25, 0);
   /* keys of 63, 64 and 95 bytes: unknown, whatever was looked up before */
   memset(kp, 'x', sizeof kp);
   kp[63] = 0;
@@ -732,20 +734,15 @@ TEST(key_path_buffer_reused_for_other_keys) {
   out[0] = 9;
   EXPECT_OK(cad_layer_set(e, l, kp, out, 1));
   strcpy(kp, "position");
-  EXPECT_OK(cad_layer_presentation(e, l, kp, out, 4, &n));
-  EXPECT_INT_EQ(n, 2);
-  EXPECT_NEAR(out[0], 9, 0);
-  EXPECT_NEAR(out[1], 4, 0);
+  EXPECT_PRES(e, l, kp, 2, 9, 4);
   /* each engine has its own */
   strcpy(kp, "opacity");
-  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
-  EXPECT_NEAR(out[0], 0.25, 0);
-  EXPECT_OK(cad_layer_get(e2, l2, kp, out, 4, &n));
-  EXPECT_NEAR(out[0], 0.75, 0);
+  EXPECT_READ(e, l, kp, 1, 0.25, 0);
+  EXPECT_READ(e2, l2, kp, 1, 0.75, 0);
   EXPECT_STATUS(cad_layer_get(e2, l, kp, out, 4, &n), CAD_ERR_INVALID_HANDLE);
   /* NULL key path after a cached one */
   EXPECT_STATUS(cad_layer_get(e, l, NULL, out, 4, &n), CAD_ERR_INVALID_ARGUMENT);
-  EXPECT_OK(cad_layer_get(e, l, kp, out, 4, &n));
+  EXPECT_READ(e, l, kp, 1, 0.25, 0);
   cad_engine_destroy(e2);
   cad_engine_destroy(e);
 }
