@@ -424,29 +424,31 @@ func requireOut<T>(_ p: UnsafeMutablePointer<T>?, _ name: StaticString = "out") 
     return p
 }
 
-/// Writes a value to a reader's buffer, or reports the count needed.
+/// Writes `n` components (`value(k)`) to a reader's buffer, or reports the
+/// count needed.
 @inline(__always)
-func writeValue(_ v: ValueBuffer, _ out: UnsafeMutablePointer<Double>?, _ cap: Int32, _ nOut: UnsafeMutablePointer<Int32>?) throws(CadenceError) {
-    let n = v.count
+func writeComponents(_ n: Int, _ out: UnsafeMutablePointer<Double>?, _ cap: Int32, _ nOut: UnsafeMutablePointer<Int32>?,
+                     _ value: (Int) -> Double) throws(CadenceError) {
     if Int(cap) < n {
         nOut?.pointee = Int32(n)
         // A literal message: hosts may size a read this way every frame (no allocation).
         throw CadenceError(.bufferTooSmall, "the value has more components than cap (the count needed is in *n_out)", needed: n)
     }
-    if let out { for k in 0..<n { out[k] = v[k] } }
+    if let out { for k in 0..<n { out[k] = value(k) } }
     nOut?.pointee = Int32(n)
+}
+
+/// Writes a value to a reader's buffer, or reports the count needed.
+@inline(__always)
+func writeValue(_ v: ValueBuffer, _ out: UnsafeMutablePointer<Double>?, _ cap: Int32, _ nOut: UnsafeMutablePointer<Int32>?) throws(CadenceError) {
+    try writeComponents(v.count, out, cap, nOut) { v[$0] }
 }
 
 /// `writeValue` for `Engine.readSmall`'s up to four components.
 @inline(__always)
 func writeSmall(_ v: SIMD4<Double>, _ n: Int, _ out: UnsafeMutablePointer<Double>?, _ cap: Int32,
                 _ nOut: UnsafeMutablePointer<Int32>?) throws(CadenceError) {
-    if Int(cap) < n {
-        nOut?.pointee = Int32(n)
-        throw CadenceError(.bufferTooSmall, "the value has more components than cap (the count needed is in *n_out)", needed: n)
-    }
-    if let out { for k in 0..<min(n, 4) { out[k] = v[k] } }
-    nOut?.pointee = Int32(n)
+    try writeComponents(min(n, 4), out, cap, nOut) { v[$0] }
 }
 
 @inline(__always)
