@@ -593,9 +593,9 @@ extension Engine {
         let additive = inst.items[i].additive
         if additive { v += u }
         // A non-finite lane (an endpoint or end − start overflowed, or the
-        // result did) is recomputed from the endpoints, out of line. (x - x is
-        // 0 for a finite x, NaN otherwise; unused lanes are 0.)
-        if !all((v - v) .== SIMD4<Double>.zero) {
+        // result did) is recomputed from the endpoints, out of line. (Unused
+        // lanes are 0.)
+        if !allFinite(v) {
             v = Engine.basicOverflowed4(v, start, end, e, n, cycles: cumulative ? iteration : 0, cycleEnd: cycleEnd,
                                         additive: additive, u)
         }

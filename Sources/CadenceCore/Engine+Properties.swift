@@ -278,7 +278,7 @@ extension Engine {
             for k in 0..<min(Int(simpleAnims[j].count), 4) { to[k] = model[b &+ k] }
             simpleAnims[j].to = to
             let d = to - simpleAnims[j].from
-            if !all((d - d) .== SIMD4<Double>.zero) {
+            if !allFinite(d) {
                 updateMembership(l)
                 j = Int(layers[l].simple)
             }

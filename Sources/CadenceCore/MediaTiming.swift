@@ -256,11 +256,19 @@ public struct ResolvedTiming: Sendable, Equatable {
     @inline(__always)
     static func cyclePosition(_ t: Double, cycle c: Double, duration d: Double, activeDuration: Double,
                               autoreverses: Bool) -> (Double, Double, Double) {
-        // One plain cycle (the common case): progress is t / d. (Not within
-        // the whole-number snap below the first boundary, where the general
-        // steps make it the start of cycle 1, as at every later boundary.)
-        if t < c * (1 - 2e-12) && t > 0 && !autoreverses {
-            return (0, t, t / d)
+        // The first cycle (the common case): progress is t / d, or on the way
+        // back (u past d, autoreversing) (2d - t) / d. These are the general
+        // steps below with i = 0 (u = t - 0 * c is t, every clamp a no-op),
+        // bit for bit. (Not within the whole-number snap below the first
+        // boundary, where the general steps make it the start of cycle 1, as
+        // at every later boundary; not for an infinite autoreversing cycle,
+        // where they give 0 * c = NaN.)
+        if t < c * (1 - 2e-12) && t > 0 {
+            if !autoreverses { return (0, t, t / d) }
+            if c < .infinity {
+                let u = t > d ? 2 * d - t : t
+                return (0, u, u / d)
+            }
         }
         var i: Double
         var u: Double

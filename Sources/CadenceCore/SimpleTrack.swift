@@ -306,10 +306,9 @@ extension Engine {
         }
         let from = track[j].from
         v = lerp(from, track[j].to, p)
-        // All four lanes finite (x - x is 0 for a finite x, NaN for NaN
-        // and ±inf; unused lanes are 0): one vector test, the per-lane
-        // rule only when it fails.
-        if !all((v - v) .== SIMD4<Double>.zero) {
+        // All four lanes finite (unused lanes are 0): one vector test, the
+        // per-lane rule only when it fails.
+        if !allFinite(v) {
             let base = track[j].presBase
             for k in 0..<Int(track[j].count) { v[k] = settled(v[k], nan: model[base &+ k]) }
         }
@@ -354,7 +353,7 @@ extension Engine {
     /// §3.3 inside the active duration (`0 <= a < activeDuration`), inline.
     /// (Scalars, not the entry: a borrowed span element is copied to the
     /// stack for the call, 128 bytes per entry.)
-    @inline(__always)
+    @inline(always)
     static func activeSample(_ a: Double, offset: Double, cycle c: Double, duration d: Double,
                              activeDuration: Double, flags2: UInt8) -> TimingSample {
         var t = a + offset

@@ -137,6 +137,17 @@ func settled(_ x: Double, nan: Double) -> Double {
     return x.isNaN ? nan : (x > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude)
 }
 
+/// Every lane of `v` finite. `x - x` is 0 for a finite x and NaN for NaN and
+/// ±inf, and the sum of the four differences is 0 exactly when each is (a NaN
+/// lane makes it NaN): two adds and one compare, where a lane-wise compare
+/// and its mask cost four extractions.
+@inline(__always)
+func allFinite(_ v: SIMD4<Double>) -> Bool {
+    let z = v - v
+    let h = z.lowHalf + z.highHalf
+    return h.x + h.y == 0
+}
+
 /// `a + (b − a)·e`, and exactly `b` at e = 1: an animation that ends (or fills
 /// forwards) shows its `to` value bit for bit, where the plain formula can miss
 /// it by an ulp (1 + (0.2 − 1)·1 is 0.19999999999999996). At e = 0 the formula

@@ -52,6 +52,28 @@ struct TimingTests {
         #expect(ar.sample(parentTime: 8).phase == .after)
     }
 
+    @Test("the first cycle of an autoreversing timing, there and back, up to the snap below its end")
+    func firstAutoreversingCycle() {
+        // d = 2, c = 4, repeating for ever: there over [0, 2), back over [2, 4).
+        let ar = timing(duration: 2, repeatCount: .infinity, autoreverses: true)
+        let back = ar.sample(parentTime: 3.5)
+        #expect(back.iteration == 0 && back.cycleTime == 0.5 && back.progress == 0.25)
+        let there = ar.sample(parentTime: 0.5)
+        #expect(there.iteration == 0 && there.cycleTime == 0.5 && there.progress == 0.25)
+        #expect(ar.sample(parentTime: 2).progress == 1)
+        // 4 - 2e-12 is within the whole-number snap of the boundary (t / c
+        // misses 1 by 5e-13): the start of cycle 1, as at every later boundary.
+        let snapped = ar.sample(parentTime: 4 - 2e-12)
+        #expect(snapped.iteration == 1 && snapped.progress == 0)
+        // 4 - 1e-11 is not: still on the way back, 1e-11 / 2 from the start.
+        let near = ar.sample(parentTime: 4 - 1e-11)
+        #expect(near.iteration == 0 && abs(near.progress - 5e-12) <= 1e-15)
+        // An infinite duration never turns back: progress 0 throughout.
+        let endless = timing(duration: .infinity, autoreverses: true)
+        #expect(endless.sample(parentTime: 5).progress == 0)
+        #expect(endless.sample(parentTime: 5).iteration == 0)
+    }
+
     @Test("a time a rounding below the end of the active duration is in the last cycle, at its end")
     func roundingBelowTheEnd() {
         // 2.558 - 0.558 is 1.9999999999999998, one ulp below D = 2: t / c is
