@@ -169,6 +169,21 @@ public struct ResolvedTiming: Sendable, Equatable {
         return q >= r ? r : r - 1
     }
 
+    /// `snappedFloor` for `q >= 1` (a later cycle, t >= c > 0: the simple
+    /// track's steady state), the same result with no sign to handle
+    /// (max(1, |q|) is q, and q + 0.5 is positive). From 2^52 - 0.5 up (and
+    /// for an infinite q) it is the general function.
+    @inline(__always)
+    static func snappedFloorFromOne(_ q: Double, cycle c: Double) -> Double {
+        let x = q + 0.5
+        guard x < 4_503_599_627_370_496 else { return snappedFloor(q, cycle: c) }
+        var r = (x + 4_503_599_627_370_496) - 4_503_599_627_370_496
+        if r > x { r -= 1 }
+        let miss = abs(q - r)
+        if miss <= 1e-12 * q && miss * c <= snapTime { return r }
+        return q >= r ? r : r - 1
+    }
+
     /// The largest time (seconds of local time) by which a cycle boundary
     /// snaps (`snappedFloor`).
     static var snapTime: Double { 1e-9 }

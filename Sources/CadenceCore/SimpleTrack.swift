@@ -368,7 +368,8 @@ extension Engine {
                                                          autoreverses: flags2 & SimpleAnim.autoreverses != 0)
             return TimingSample(phase: .active, hasEffect: true, activeTime: a, iteration: i, cycleTime: u, progress: p)
         }
-        let i = ResolvedTiming.lastCycle(ResolvedTiming.snappedFloor(t / c, cycle: c), cycle: c, activeDuration: activeDuration)
+        let i = ResolvedTiming.lastCycle(ResolvedTiming.snappedFloorFromOne(t / c, cycle: c), cycle: c,
+                                         activeDuration: activeDuration)
         var u = t - i * c
         if u < 0 { u = 0 } else if u > c { u = c }
         if flags2 & SimpleAnim.autoreverses != 0 && u > d { u = 2 * d - u }

@@ -85,4 +85,26 @@ struct FloorTests {
             #expect(ResolvedTiming.snappedFloor(q, cycle: c).bitPattern == Self.snappedReference(q, cycle: c).bitPattern, "q = \(q)")
         }
     }
+
+    @Test("snappedFloorFromOne equals floor(snap(q)) for q >= 1: edges, near whole numbers, 2^52, infinity")
+    func snappedFloorFromOneAgrees() {
+        let cycles = [1.0, 0.3, 1e-4, 1e-9, 3.7e4, .leastNonzeroMagnitude]
+        var qs = Self.edgeValues.filter { $0 >= 1 }
+        qs += [1, 1.0.nextUp, 0x1p52 - 0.5, (0x1p52 - 0.5).nextDown, (0x1p52 - 0.5).nextUp, 0x1p52 + 1, .infinity]
+        var g = SplitMix64(seed: 0x5A9_0003)
+        for _ in 0..<100_000 {
+            let x = abs(g.anyMagnitude())
+            if x >= 1 { qs.append(x) }
+            let k = Double(1 + g.next() % 3_000_000)
+            qs.append(max(1, k + (g.unit() - 0.5) * 4e-12 * k))
+        }
+        for (n, q) in qs.enumerated() {
+            let c = cycles[n % cycles.count]
+            let want = q.isFinite ? Self.snappedReference(q, cycle: c) : ResolvedTiming.snappedFloor(q, cycle: c)
+            #expect(ResolvedTiming.snappedFloorFromOne(q, cycle: c).bitPattern == want.bitPattern, "q = \(q), c = \(c)")
+        }
+        #expect(ResolvedTiming.snappedFloorFromOne(3 - 1e-13, cycle: 1) == 3)
+        #expect(ResolvedTiming.snappedFloorFromOne(3 - 1e-11, cycle: 1) == 2)
+        #expect(ResolvedTiming.snappedFloorFromOne(3e9 - 3e-3, cycle: 0.3) == 3e9 - 1)
+    }
 }
