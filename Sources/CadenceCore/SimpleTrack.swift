@@ -302,7 +302,7 @@ extension Engine {
         if flags & (SimpleAnim.linearCurve | SimpleAnim.spring) == SimpleAnim.linearCurve {
             p = s.progress
         } else {
-            p = simpleEase(track[j], s)
+            p = simpleEase(flags: flags, instance: track[j].instance, cycleTime: s.cycleTime, progress: s.progress)
         }
         let from = track[j].from
         v = lerp(from, track[j].to, p)
@@ -378,15 +378,18 @@ extension Engine {
         return TimingSample(phase: .active, hasEffect: true, activeTime: a, iteration: i, cycleTime: u, progress: p)
     }
 
-    /// Eased progress of a spring or a curved entry.
+    /// Eased progress of a spring or a curved entry (its flags and instance).
+    /// Scalars, in registers: an entry or a sample passed whole is copied to
+    /// the stack for the call, and the stores were scheduled before the
+    /// linear entries' branch too.
     @inline(never)
-    func simpleEase(_ e: borrowing SimpleAnim, _ s: TimingSample) -> Double {
-        if e.flags & SimpleAnim.spring != 0 {
-            return inst.springs[Int(e.instance)]?.progress(at: s.cycleTime) ?? 1
-        } else if e.flags & SimpleAnim.linearCurve != 0 {
-            return s.progress
+    func simpleEase(flags: UInt8, instance: Int32, cycleTime: Double, progress: Double) -> Double {
+        if flags & SimpleAnim.spring != 0 {
+            return inst.springs[Int(instance)]?.progress(at: cycleTime) ?? 1
+        } else if flags & SimpleAnim.linearCurve != 0 {
+            return progress
         }
-        return inst.curves[Int(e.instance)].evaluate(s.progress)
+        return inst.curves[Int(instance)].evaluate(progress)
     }
 
     /// Whole opacity and colours go straight to the render cache; the rest
@@ -449,7 +452,8 @@ extension Engine {
         let effect = s.hasEffect && !(s.phase == .after && flags & SimpleAnim.removedOnCompletion != 0)
         var v = SIMD4<Double>.zero
         if effect {
-            let e = simpleEase(simpleAnims[j], s)
+            let e = simpleEase(flags: flags, instance: simpleAnims[j].instance, cycleTime: s.cycleTime,
+                               progress: s.progress)
             let from = simpleAnims[j].from
             v = lerp(from, simpleAnims[j].to, e)
             for k in 0..<c {
