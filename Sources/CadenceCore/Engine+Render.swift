@@ -629,7 +629,7 @@ extension Engine {
                     if j >= 0 && j < track.count && j < origins.count {
                         if track[j].propOffset == 0 && track[j].count == 2 {
                             var v = SIMD4<Double>()
-                            if sampleOne(track, j, t, &v, visual: false) {
+                            if sampleOne(track, j, t, &v, visual: false, twoLanes: true) {
                                 simpleSampled &+= 1
                                 // Unknown (NaN): `x != x` is one compare
                                 // (`isNaN` tests the bits).

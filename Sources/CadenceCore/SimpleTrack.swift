@@ -289,8 +289,11 @@ extension Engine {
 
     /// Pass 1's value of entry `j` at time `t` (see `passOne`) into `v`,
     /// without writing it anywhere; false when the entry is not in pass 1.
+    /// `twoLanes`: the entry has two components (the caller knows), and only
+    /// `v.x` and `v.y` are computed (the rest of `v` is left as it is).
     @_transparent
-    func sampleOne(_ track: Span<SimpleAnim>, _ j: Int, _ t: Double, _ v: inout SIMD4<Double>, visual: Bool) -> Bool {
+    func sampleOne(_ track: Span<SimpleAnim>, _ j: Int, _ t: Double, _ v: inout SIMD4<Double>, visual: Bool,
+                   twoLanes: Bool = false) -> Bool {
         let a = (t - track[j].begin) * track[j].speed
         let flags = track[j].flags
         guard track[j].flags2 & SimpleAnim.timeIdentity != 0, a >= 0, a < track[j].activeDuration,
@@ -303,6 +306,15 @@ extension Engine {
             p = s.progress
         } else {
             p = simpleEase(flags: flags, instance: track[j].instance, cycleTime: s.cycleTime, progress: s.progress)
+        }
+        if twoLanes {
+            let w = lerp(track[j].from.lowHalf, track[j].to.lowHalf, p)
+            v.lowHalf = w
+            if !allFinite(w) {
+                let base = track[j].presBase
+                for k in 0..<2 { v[k] = settled(v[k], nan: model[base &+ k]) }
+            }
+            return true
         }
         let from = track[j].from
         v = lerp(from, track[j].to, p)

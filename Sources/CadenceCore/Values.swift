@@ -148,6 +148,13 @@ func allFinite(_ v: SIMD4<Double>) -> Bool {
     return h.x + h.y == 0
 }
 
+/// `allFinite` on two lanes.
+@inline(__always)
+func allFinite(_ v: SIMD2<Double>) -> Bool {
+    let z = v - v
+    return z.x + z.y == 0
+}
+
 /// `a + (b − a)·e`, and exactly `b` at e = 1: an animation that ends (or fills
 /// forwards) shows its `to` value bit for bit, where the plain formula can miss
 /// it by an ulp (1 + (0.2 − 1)·1 is 0.19999999999999996). At e = 0 the formula
@@ -160,6 +167,12 @@ func lerp(_ a: Double, _ b: Double, _ e: Double) -> Double {
 /// `lerp` lane by lane.
 @inline(__always)
 func lerp(_ a: SIMD4<Double>, _ b: SIMD4<Double>, _ e: Double) -> SIMD4<Double> {
+    e == 1 ? b : a + (b - a) * e
+}
+
+/// `lerp` on two lanes.
+@inline(__always)
+func lerp(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ e: Double) -> SIMD2<Double> {
     e == 1 ? b : a + (b - a) * e
 }
 

@@ -292,3 +292,41 @@ struct DeferredSimpleTrackTests: PlainMatrices {
         }
     }
 }
+
+/// The simple-track sampler's rule for a non-finite result, on four lanes and
+/// on the render list's two (`twoLanes`). Entries whose difference overflows
+/// never join the track (`simpleInstance`), so the rule is defence: the entry
+/// here is made by hand to reach it.
+@Suite("The simple-track sampler settles non-finite lanes")
+struct SimpleSamplerSettlingTests {
+    @Test("±inf saturates at ±DBL_MAX and NaN takes the model value, on two lanes and four", arguments: [false, true])
+    func settles(twoLanes: Bool) throws {
+        var r = Rig()
+        let l = r.layer(["position": [5, 7]])
+        r.tick(0)
+        let li = try #require(r.e.layerIndex(l))
+        let big = Double.greatestFiniteMagnitude
+        // Lane 0: -DBL_MAX + (DBL_MAX - -DBL_MAX) * 0.5 = -DBL_MAX + inf = inf.
+        // Lane 1: inf + (inf - inf) * 0.5 = NaN. Lanes 2 and 3 (four-lane
+        // sampling only, count 4): 3 + (-inf - 3) * 0.5 = -inf, and
+        // 1 + (2 - 1) * 0.5 = 1.5.
+        let e = SimpleAnim(from: [-big, .infinity, 3, 1], to: [big, .infinity, -.infinity, 2],
+                           begin: 0, speed: 1, offset: 0, duration: 2, cycle: 2, activeDuration: .infinity,
+                           layer: Int32(li), instance: 0, propBit: LayerProperty.position.bit, propOffset: 0,
+                           count: twoLanes ? 2 : 4, flags: SimpleAnim.linearCurve | SimpleAnim.started,
+                           flags2: SimpleAnim.timeIdentity)
+        let track = [e]
+        var v = SIMD4<Double>(-1, -1, -1, -1)
+        let sampled = r.e.sampleOne(track.span, 0, 1, &v, visual: false, twoLanes: twoLanes)
+        #expect(sampled)
+        #expect(v[0] == big)
+        #expect(v[1] == 7)
+        if twoLanes {
+            // Lanes 2 and 3 are not the sampler's: left as they were.
+            #expect(v[2] == -1 && v[3] == -1)
+        } else {
+            // Lane 2 is -inf: -DBL_MAX; lane 3 is finite and passes.
+            #expect(v[2] == -big && v[3] == 1.5)
+        }
+    }
+}
