@@ -607,11 +607,13 @@ extension Engine {
             let parentOut = f.outIndex
             while k < subs.count {
                 let c = Int(subs[k])
-                guard isFastLeaf(c) else { break }
+                // The record read once (one bounds check; the stores to k
+                // and n below would make the compiler reload its fields).
+                let rec = layers[c]
+                guard Engine.isFastLeaf(rec) else { break }
                 k += 1
-                // Read with the other flags (its bounds check shared), for the end.
-                let stale = layers[c].worldStale
-                if layers[c].presHidden {
+                let stale = rec.worldStale
+                if rec.presHidden {
                     markSkipped(c)
                     continue
                 }
@@ -625,7 +627,7 @@ extension Engine {
                 // lines are about to be read anyway.
                 var done = false
                 if pending {
-                    let j = Int(layers[c].simple)
+                    let j = Int(rec.simple)
                     if j >= 0 && j < track.count && j < origins.count {
                         if track[j].propOffset == 0 && track[j].count == 2 {
                             var v = SIMD4<Double>()

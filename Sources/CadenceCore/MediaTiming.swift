@@ -191,10 +191,15 @@ public struct ResolvedTiming: Sendable, Equatable {
     /// A cycle count snapped up to a whole number (`snappedFloor`) names a
     /// cycle that starts at or after the end of the active duration when `t` is
     /// a rounding below `D` (2.558 − 0.558 = 1.9999999999999998 with D = 2):
-    /// there is no such cycle, so `t` is in the last one, at its end.
+    /// there is no such cycle, so `t` is in the last one, at its end. An
+    /// infinite active duration has no end: tested first, as a branch, since
+    /// the steady state of every animation repeating for ever takes it. (The
+    /// product below cannot reach +inf for it: a snapped `i` is within 1e-9 s
+    /// of `t / c`, so `i * c` is within 1e-9 of a finite `t`.)
     @inline(__always)
     static func lastCycle(_ i: Double, cycle c: Double, activeDuration: Double) -> Double {
-        i >= 1 && i * c >= activeDuration ? i - 1 : i
+        guard activeDuration < .infinity else { return i }
+        return i >= 1 && i * c >= activeDuration ? i - 1 : i
     }
 
     /// Maps parent time `tp` to a sample (SEMANTICS.md §3.3).

@@ -74,6 +74,17 @@ struct TimingTests {
         #expect(endless.sample(parentTime: 5).iteration == 0)
     }
 
+    @Test("lastCycle steps back only from a cycle that starts at or after a finite end")
+    func lastCycleRule() {
+        // c = 2: cycle 3 starts at 6.
+        #expect(ResolvedTiming.lastCycle(3, cycle: 2, activeDuration: 6) == 2)
+        #expect(ResolvedTiming.lastCycle(3, cycle: 2, activeDuration: 5.5) == 2)
+        #expect(ResolvedTiming.lastCycle(3, cycle: 2, activeDuration: 6.5) == 3)
+        #expect(ResolvedTiming.lastCycle(0, cycle: 2, activeDuration: 0) == 0)
+        #expect(ResolvedTiming.lastCycle(3, cycle: 2, activeDuration: .infinity) == 3)
+        #expect(ResolvedTiming.lastCycle(1e15, cycle: 0.3, activeDuration: .infinity) == 1e15)
+    }
+
     @Test("a time a rounding below the end of the active duration is in the last cycle, at its end")
     func roundingBelowTheEnd() {
         // 2.558 - 0.558 is 1.9999999999999998, one ulp below D = 2: t / c is
