@@ -375,7 +375,7 @@ extension Engine {
         // the call costs the tick's hot loop ~60 instructions per entry in
         // register spills. `simpleTrackSnapsAtTheCycleEndLikeTheGeneralSampler`
         // and `SimpleTrackAgreementTests` keep the two in step.
-        guard t >= c && t > 0 && t.isFinite else {
+        guard t >= c && t > 0 && t < .infinity else {
             let (i, u, p) = ResolvedTiming.cyclePosition(t, cycle: c, duration: d, activeDuration: activeDuration,
                                                          autoreverses: flags2 & SimpleAnim.autoreverses != 0)
             return TimingSample(phase: .active, hasEffect: true, activeTime: a, iteration: i, cycleTime: u, progress: p)
