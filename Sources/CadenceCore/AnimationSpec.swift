@@ -53,9 +53,17 @@ public struct AnimationSpec: Sendable {
     public var timing = MediaTiming()
     public var removedOnCompletion = true
     public private(set) var timingCurve: TimingCurve?
-    public private(set) var from: ValueBuffer?
-    public private(set) var to: ValueBuffer?
-    public private(set) var by: ValueBuffer?
+    /// from, to and by, each with a count of 0 when unset (no key path has 0
+    /// components); out of line, and empty until one is set. Inline, the three
+    /// 136-byte buffers made half of the description, which an action copies
+    /// and stores per change: implicit animations set none.
+    private(set) var endpoints: [ValueBuffer] = []
+    public var from: ValueBuffer? { hasFrom ? endpoints[0] : nil }
+    public var to: ValueBuffer? { hasTo ? endpoints[1] : nil }
+    public var by: ValueBuffer? { hasBy ? endpoints[2] : nil }
+    var hasFrom: Bool { endpoints.count == 3 && endpoints[0].count > 0 }
+    var hasTo: Bool { endpoints.count == 3 && endpoints[1].count > 0 }
+    var hasBy: Bool { endpoints.count == 3 && endpoints[2].count > 0 }
     public var additive = false
     public var cumulative = false
     public private(set) var spring: Spring?
@@ -160,11 +168,11 @@ public struct AnimationSpec: Sendable {
         if let v {
             try checkValue(v, which == .from ? "fromValue" : which == .to ? "toValue" : "byValue")
         }
-        switch which {
-        case .from: from = v
-        case .to: to = v
-        case .by: by = v
+        if endpoints.count != 3 {
+            if v == nil { return }
+            endpoints = [ValueBuffer(count: 0), ValueBuffer(count: 0), ValueBuffer(count: 0)]
         }
+        endpoints[which == .from ? 0 : which == .to ? 1 : 2] = v ?? ValueBuffer(count: 0)
     }
 
     public mutating func setAdditive(_ on: Bool) throws(CadenceError) {
@@ -314,10 +322,12 @@ public struct AnimationSpec: Sendable {
     }
 
     /// Checks completeness for attaching (SEMANTICS.md §5.1 and §7).
+    /// (Inlined: called out of line, the description was copied to be passed.)
+    @inline(__always)
     func validateForAdd() throws(CadenceError) {
         switch kind {
         case .basic, .spring:
-            if from != nil && to != nil && by != nil {
+            if hasFrom && hasTo && hasBy {
                 throw .invalidState("fromValue, toValue and byValue are all set; set at most two")
             }
         case .keyframe:
@@ -325,10 +335,14 @@ public struct AnimationSpec: Sendable {
                 throw .invalidState("keyframe animation has neither values nor a path")
             }
         case .group:
-            for c in children { try c.validateForAdd() }
+            try AnimationSpec.validateChildren(children)
         case .transition:
             break
         }
+    }
+
+    static func validateChildren(_ children: [AnimationSpec]) throws(CadenceError) {
+        for c in children { try c.validateForAdd() }
     }
 }
 
@@ -348,11 +362,4 @@ extension AnimationSpec {
     }
 
     mutating func setSpringUnchecked(_ s: Spring) { spring = s }
-    mutating func setEndpointUnchecked(_ which: Endpoint, _ v: ValueBuffer?) {
-        switch which {
-        case .from: from = v
-        case .to: to = v
-        case .by: by = v
-        }
-    }
 }

@@ -3,11 +3,14 @@
 struct CompiledAnimation {
     var item = Instance()
     var keyframes: KeyframeRuntime?
-    var from: ValueBuffer?
-    var to: ValueBuffer?
-    var by: ValueBuffer?
+    /// Endpoints with a count of 0 when unset (as in `AnimationSpec`).
+    var from = ValueBuffer(count: 0)
+    var to = ValueBuffer(count: 0)
+    var by = ValueBuffer(count: 0)
     var curve: TimingCurve = .linear
     var extra = InstanceExtra()
+    var spring: Spring?
+    var transition: TransitionRuntime?
     var children: [CompiledAnimation] = []
     var mask: UInt32 = 0
 }
@@ -118,6 +121,13 @@ extension Engine {
 
     func compile(_ spec: AnimationSpec, defaultDuration: Double) throws(CadenceError) -> CompiledAnimation {
         var c = CompiledAnimation()
+        try compile(spec, defaultDuration: defaultDuration, into: &c)
+        return c
+    }
+
+    /// Compiles into `c`, a fresh `CompiledAnimation()`: the form `attach`
+    /// uses, where returning the 1.3 KB result copied it more than once.
+    func compile(_ spec: AnimationSpec, defaultDuration: Double, into c: inout CompiledAnimation) throws(CadenceError) {
         c.item.kind = spec.kind
         c.item.timing = ResolvedTiming(spec.timing, defaultDuration: defaultDuration)
         c.item.removedOnCompletion = spec.removedOnCompletion
@@ -138,10 +148,12 @@ extension Engine {
         }
         switch spec.kind {
         case .basic, .spring:
-            c.from = spec.from
-            c.to = spec.to
-            c.by = spec.by
-            switch (spec.from != nil, spec.to != nil, spec.by != nil) {
+            if spec.endpoints.count == 3 {
+                c.from = spec.endpoints[0]
+                c.to = spec.endpoints[1]
+                c.by = spec.endpoints[2]
+            }
+            switch (spec.hasFrom, spec.hasTo, spec.hasBy) {
             case (true, true, false): c.item.mode = .fromTo
             case (true, false, true): c.item.mode = .fromBy
             case (false, true, true): c.item.mode = .byTo
@@ -152,10 +164,10 @@ extension Engine {
             case (true, true, true):
                 throw .invalidState("fromValue, toValue and byValue are all set; set at most two")
             }
-            if spec.kind == .spring { c.extra.spring = spec.spring ?? AnimationSpec.defaultSpring }
-            if c.item.interp == .matrix, c.item.mode == .fromTo, let f = spec.from, let t = spec.to {
-                c.extra.fromDecomp = f.transform.decomposed()
-                c.extra.toDecomp = t.transform.decomposed()
+            if spec.kind == .spring { c.spring = spec.spring ?? AnimationSpec.defaultSpring }
+            if c.item.interp == .matrix, c.item.mode == .fromTo {
+                c.extra.fromDecomp = c.from.transform.decomposed()
+                c.extra.toDecomp = c.to.transform.decomposed()
                 c.extra.fixedMatrixEnds = true
             }
         case .keyframe:
@@ -237,9 +249,8 @@ extension Engine {
             tr.subtype = spec.transitionSubtype
             tr.startProgress = spec.startProgress
             tr.endProgress = spec.endProgress
-            c.extra.transition = tr
+            c.transition = tr
         }
-        return c
     }
 
     /// §5.1's "none" row inside groups: a basic or spring child without from,
@@ -265,7 +276,7 @@ extension Engine {
     /// action), depth-first.
     func noneChildValues(_ s: AnimationSpec, layer l: Int, into out: inout [ValueBuffer]) {
         for child in s.children {
-            if child.kind == .basic || child.kind == .spring, child.from == nil, child.to == nil, child.by == nil,
+            if child.kind == .basic || child.kind == .spring, !child.hasFrom, !child.hasTo, !child.hasBy,
                let t = child.target {
                 out.append(read(pres, contents: presContents[l], layer: l, t))
             }
@@ -308,12 +319,14 @@ extension Engine {
     }
 
     @discardableResult
-    func attach(layer l: Int, spec: AnimationSpec, key rawKey: String?, captured: ValueBuffer?,
+    func attach(layer l: Int, spec: consuming AnimationSpec, key rawKey: String?, captured: ValueBuffer?,
                          capturedChildren: [ValueBuffer] = [],
                          defaultDuration: Double = 0.25, delay: Double = 0, register: Bool = true) throws(CadenceError) -> Int {
         try spec.validateForAdd()
-        var compiled = try compile(spec, defaultDuration: defaultDuration)
-        guard inst.free.count + (ObjectID.maxIndex - inst.items.count) >= Engine.countNodes(compiled) else {
+        var compiled = CompiledAnimation()
+        try compile(spec, defaultDuration: defaultDuration, into: &compiled)
+        let nodes = compiled.children.isEmpty ? 1 : Engine.countNodes(compiled)
+        guard inst.free.count + (ObjectID.maxIndex - inst.items.count) >= nodes else {
             throw CadenceError(.outOfMemory, "too many attached animations")
         }
         let key: String
@@ -363,17 +376,21 @@ extension Engine {
         }
 
         sequence &+= 1
-        let i = materialize(compiled, layer: l, group: -1)
+        let i = materialize(&compiled, layer: l, group: -1)
         inst.items[i].addSeq = sequence
         inst.keys[i] = key
         inst.keyHashes[i] = keyHash
         inst.tags[i] = spec.tag
         inst.callbacks[i] = spec.callback
-        inst.specs[i] = spec
-        if spec.timing.beginTime == 0 && !inTx && delay == 0 { inst.extras[i].beginGlobal = now }
-        // The attached copy carries its resolved beginTime (read back through
-        // animationForKey and added elsewhere, it runs in step: Core Animation's copy).
-        if spec.timing.beginTime == 0 && !inTx { inst.specs[i]?.timing.beginTime = inst.items[i].timing.beginTime }
+        let kind = spec.kind
+        if spec.timing.beginTime == 0 && !inTx {
+            if delay == 0 { inst.extras[i].beginGlobal = now }
+            // The attached copy carries its resolved beginTime (read back through
+            // animationForKey and added elsewhere, it runs in step: Core Animation's copy).
+            spec.timing.beginTime = inst.items[i].timing.beginTime
+        }
+        // (Consumed: the description moves into the store, not copied.)
+        inst.specs[i] = consume spec
 
         // Link at the end of the layer's list.
         let last = layerCold[l].lastAnim
@@ -382,11 +399,11 @@ extension Engine {
         layerCold[l].lastAnim = Int32(i)
         layerCold[l].animCount += 1
         layers[l].animMask |= compiled.mask
-        if spec.kind == .transition {
+        if kind == .transition {
             layers[l].transition = Int32(i)
             let snap = snapshot(l)
             transitionItemBound += snap.count + 1
-            inst.extras[i].transition?.snapshot = snap
+            inst.transitions[i]?.snapshot = snap
             layers[l].geomDirty = true
         }
         if inTx {
@@ -403,7 +420,9 @@ extension Engine {
     }
 
     /// Allocates slots for a compiled animation and its children.
-    func materialize(_ c: CompiledAnimation, layer l: Int, group: Int) -> Int {
+    /// (`inout` only so that the 1.3 KB `c` is passed in place, not copied:
+    /// it is not changed.)
+    func materialize(_ c: inout CompiledAnimation, layer l: Int, group: Int) -> Int {
         let i = inst.allocate()!   // capacity checked by the caller
         let gen = inst.items[i].generation
         inst.items[i] = c.item
@@ -417,18 +436,18 @@ extension Engine {
         inst.items[i].lastChild = -1
         inst.curves[i] = c.curve
         inst.extras[i] = c.extra
-        inst.extras[i].spring = nil
-        inst.springs[i] = c.extra.spring
+        inst.springs[i] = c.spring
+        if c.item.kind == .transition { inst.transitions[i] = c.transition }
         inst.keyframes[i] = c.keyframes
         let n = Int(c.item.components)
         if n > 0 {
-            if let v = c.from { inst.setValue(i, 0, v) }
-            if let v = c.to { inst.setValue(i, 1, v) }
-            if let v = c.by { inst.setValue(i, 2, v) }
+            if c.from.count > 0 { inst.setValue(i, 0, c.from) }
+            if c.to.count > 0 { inst.setValue(i, 1, c.to) }
+            if c.by.count > 0 { inst.setValue(i, 2, c.by) }
         }
         if c.keyframes != nil { inst.setFlatKeyframes(i) }
-        for child in c.children {
-            let ci = materialize(child, layer: l, group: i)
+        for k in c.children.indices {
+            let ci = materialize(&c.children[k], layer: l, group: i)
             let last = inst.items[i].lastChild
             inst.items[ci].prev = last
             if last >= 0 { inst.items[Int(last)].next = Int32(ci) } else { inst.items[i].firstChild = Int32(ci) }
@@ -468,7 +487,7 @@ extension Engine {
         if layers[l].transition == Int32(i) {
             layers[l].transition = -1
             layers[l].geomDirty = true
-            transitionItemBound -= (inst.extras[i].transition?.snapshot.count ?? 0) + 1
+            transitionItemBound -= (inst.transitions[i]?.snapshot.count ?? 0) + 1
         }
         if inst.items[i].awaitingCommit, let k = tx.awaiting.firstIndex(of: Int32(i)) {
             tx.awaiting.remove(at: k)

@@ -164,7 +164,7 @@ extension Engine {
         }
         let kind = inst.items[i].kind
         if kind == .transition {
-            inst.extras[i].transition?.visible = effect
+            inst.transitions[i]?.visible = effect
         }
         guard effect else { return }
         let e = inst.items[i].linearCurve ? s.progress : inst.curves[i].evaluate(s.progress)
@@ -190,8 +190,8 @@ extension Engine {
                 c = next
             }
         case .transition:
-            if let tr = inst.extras[i].transition {
-                inst.extras[i].transition!.progress = tr.startProgress + (tr.endProgress - tr.startProgress) * e
+            if let tr = inst.transitions[i] {
+                inst.transitions[i]!.progress = tr.startProgress + (tr.endProgress - tr.startProgress) * e
             }
         }
     }

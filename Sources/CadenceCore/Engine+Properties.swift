@@ -200,12 +200,11 @@ extension Engine {
     func setValue(_ l: Int, _ t: KeyPathTarget, _ v: ValueBuffer, actionKey: String) throws(CadenceError) {
         guard let prop = t.property else { return }
         let plan = t.animatable ? actionPlan(l, key: actionKey) : .none
-        // The kind and target of a custom action, read once: each `if case
-        // let .spec(s) = plan` copied the whole plan (an 832-byte spec) even
-        // when the plan was the default action.
+        // The kind and target of a custom action, read in place (the spec is
+        // copied once, where it runs).
         var specKind: AnimationKind?
         var specTarget: KeyPathTarget?
-        if case let .spec(s) = plan { specKind = s.kind; specTarget = s.target }
+        if case let .spec(k) = plan { specKind = actions[l][k].spec?.kind; specTarget = actions[l][k].spec?.target }
         var captured: ValueBuffer?
         var capturedChildren: [ValueBuffer] = []
         if case .none = plan {} else {
@@ -217,12 +216,11 @@ extension Engine {
             var captureTarget = t
             if let k = specKind, k != .transition, tx.keyframeWindow == nil, let st = specTarget { captureTarget = st }
             captured = read(pres, contents: presContents[l], layer: l, captureTarget)
-            if specKind == .group, tx.keyframeWindow == nil, case let .spec(s) = plan {
+            if specKind == .group, tx.keyframeWindow == nil, case let .spec(k) = plan, let s = actions[l][k].spec {
                 noneChildValues(s, layer: l, into: &capturedChildren)
             }
         }
-        if specKind == .transition, case let .spec(s) = plan {
-            var spec = s
+        if specKind == .transition, case let .spec(k) = plan, var spec = actions[l][k].spec {
             applyTransactionDefaults(&spec)
             try attach(layer: l, spec: spec, key: "transition", captured: nil, defaultDuration: tx.duration, delay: tx.delay)
             writeModel(l, t, v, prop)
@@ -239,8 +237,8 @@ extension Engine {
         case .defaultAction:
             let spec = defaultActionSpec(t)
             _ = try? attach(layer: l, spec: spec, key: actionKey, captured: captured, defaultDuration: tx.duration, delay: tx.delay)
-        case let .spec(s):
-            var spec = s
+        case let .spec(k):
+            guard var spec = actions[l][k].spec else { break }
             applyTransactionDefaults(&spec)
             _ = try? attach(layer: l, spec: spec, key: actionKey, captured: captured, capturedChildren: capturedChildren,
                             defaultDuration: tx.duration, delay: tx.delay)
@@ -429,10 +427,10 @@ extension Engine {
                 _ = try? attach(layer: l, spec: spec, key: "transition", captured: nil, defaultDuration: tx.duration,
                                 delay: tx.delay)
             }
-        case let .spec(s):
-            var spec = s
+        case let .spec(k):
+            guard var spec = actions[l][k].spec else { break }
             applyTransactionDefaults(&spec)
-            if s.kind == .transition {
+            if spec.kind == .transition {
                 _ = try? attach(layer: l, spec: spec, key: "transition", captured: nil, defaultDuration: tx.duration,
                                 delay: tx.delay)
             } else {
@@ -498,15 +496,17 @@ extension Engine {
     enum ActionPlan {
         case none
         case defaultAction
-        case spec(AnimationSpec)
+        /// The layer's override at this index in `actions[l]` (its spec is
+        /// set): an index, not the spec (hundreds of bytes), which every move of the
+        /// plan copied.
+        case spec(Int)
     }
 
     /// Which action runs for a change of `key` now (SEMANTICS.md §10).
     func actionPlan(_ l: Int, key: String) -> ActionPlan {
         if layerCold[l].isNew || !layerCold[l].actionsEnabled || tx.disableActions { return .none }
-        if !actions[l].isEmpty, let o = actions[l].first(where: { $0.key == key }) {
-            if let s = o.spec { return .spec(s) }
-            return .none
+        if !actions[l].isEmpty, let k = actions[l].firstIndex(where: { $0.key == key }) {
+            return actions[l][k].spec?.kind != nil ? .spec(k) : .none
         }
         return .defaultAction
     }

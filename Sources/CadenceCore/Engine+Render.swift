@@ -157,7 +157,7 @@ extension Engine {
     /// it (SEMANTICS.md §8), nil otherwise.
     func incomingPicture(_ x: Int) -> (matrix: Transform3D, alpha: Double)? {
         let t = Int(layers[x].transition)
-        guard t >= 0, let tr = inst.extras[t].transition, tr.visible else { return nil }
+        guard t >= 0, let tr = inst.transitions[t], tr.visible else { return nil }
         let b = x &* LayerProperty.stride
         let g = Engine.transitionGeometry(tr, w: pres[b &+ 8], h: pres[b &+ 9])
         return (pictureMatrices(tr, layer: x, g).incoming, g.inAlpha)
@@ -401,7 +401,7 @@ extension Engine {
         let t = layers[l].transition
         // A showing transition draws its container and outgoing picture, also
         // when the layer is hidden.
-        if t >= 0, let tr = inst.extras[Int(t)].transition, tr.visible { k = 1 &+ tr.snapshot.count }
+        if t >= 0, let tr = inst.transitions[Int(t)], tr.visible { k = 1 &+ tr.snapshot.count }
         if isHiddenNow(l) { return (k, false) }
         return (k &+ 1, layers[l].hasChildren)
     }
@@ -1047,7 +1047,7 @@ extension Engine {
         let hasChildren = !sublayers[l].isEmpty
         var recompute = layers[l].geomDirty || layers[l].worldStale || layers[l].animatesGeometry || flags & TraversalEntry.parentRecomputed != 0
         let t = Int(layers[l].transition)
-        let transitionShowing = t >= 0 && inst.extras[t].transition?.visible == true
+        let transitionShowing = t >= 0 && inst.transitions[t]?.visible == true
         if transitionShowing { recompute = true }
         var w = Transform3D.identity
         if recompute {
@@ -1067,7 +1067,7 @@ extension Engine {
         childFlags |= flags & TraversalEntry.incoming
         var inAlpha = 1.0
         frame.outgoing = -1
-        if transitionShowing, let tr = inst.extras[t].transition {
+        if transitionShowing, let tr = inst.transitions[t] {
             let b = l &* LayerProperty.stride
             let g = Engine.transitionGeometry(tr, w: pres[b &+ 8], h: pres[b &+ 9])
             let incoming = pictureMatrices(tr, layer: l, g).incoming
@@ -1117,7 +1117,7 @@ extension Engine {
         var c = RenderItem()
         c.layer = layerID(l)
         c.parent = parentOut
-        let turns = inst.extras[t].transition?.type.turns ?? false
+        let turns = inst.transitions[t]?.type.turns ?? false
         c.flags = (turns ? 0 : RenderItem.masksToBounds) | RenderItem.transitionClip | flags
         c.world = w.float16
         c.bounds = cache[l].bounds
@@ -1129,8 +1129,8 @@ extension Engine {
         out[n] = c
         let containerIndex = Int32(n)
         n += 1
-        inst.extras[t].transition?.lastWorld = w
-        inst.extras[t].transition?.lastOpacity = parentOpacity
+        inst.transitions[t]?.lastWorld = w
+        inst.transitions[t]?.lastOpacity = parentOpacity
         return containerIndex
     }
 
@@ -1142,7 +1142,7 @@ extension Engine {
     func emitHiddenTransition(_ l: Int, parentOut: Int32, parentWorld: Transform3D, parentOpacity: Double,
                               flags: UInt8, out: inout MutableSpan<RenderItem>, n: inout Int) {
         let t = Int(layers[l].transition)
-        guard inst.extras[t].transition?.visible == true else { return }
+        guard inst.transitions[t]?.visible == true else { return }
         let w = worldMatrix(l, parentWorld: parentWorld).saturated
         let extraFlags: Int32 = (flags & TraversalEntry.incoming != 0) ? RenderItem.transitionIncoming : 0
         let containerIndex = emitClipContainer(l, t, world: w, parentOut: parentOut, parentOpacity: parentOpacity,
@@ -1152,7 +1152,7 @@ extension Engine {
 
     /// Writes a transition's frozen outgoing picture under the clip container.
     func emitOutgoing(_ t: Int, parentOut: Int32, out: inout MutableSpan<RenderItem>, n: inout Int) {
-        guard let tr = inst.extras[t].transition else { return }
+        guard let tr = inst.transitions[t] else { return }
         let l = Int(inst.items[t].layer)
         let bw = pres[l * LayerProperty.stride + 8], bh = pres[l * LayerProperty.stride + 9]
         let g = Engine.transitionGeometry(tr, w: bw, h: bh)

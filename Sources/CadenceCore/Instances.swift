@@ -81,13 +81,10 @@ struct TransitionRuntime {
 
 /// Cold and kind-specific parts of an attached animation, indexed by instance slot.
 struct InstanceExtra {
-    /// Compiled here; kept in `InstanceStore.springs` once attached.
-    var spring: Spring?
     /// Precomputed decompositions of fixed from/to matrices.
     var fromDecomp: DecomposedTransform?
     var toDecomp: DecomposedTransform?
     var fixedMatrixEnds = false
-    var transition: TransitionRuntime?
     /// The global time of the add (or of the commit) when the begin time was
     /// resolved there with no delay (NaN otherwise): the start's crossing, which
     /// mapping the local begin time back through the layer's timing only
@@ -122,9 +119,12 @@ struct InstanceStore {
     /// Run-time data of keyframe animations, by instance slot (nil for others).
     var keyframes: [KeyframeRuntime?] = []
     /// Springs of spring animations, by instance slot (nil for others): apart
-    /// from the 640-byte `extras` records, so the frame loop steps through 88
+    /// from the larger `extras` records, so the frame loop steps through 88
     /// bytes per slot to reach them.
     var springs: [Spring?] = []
+    /// Transitions' run-time state, by instance slot (nil for others): apart
+    /// from `extras`, which then hold no reference and copy as plain bytes.
+    var transitions: [TransitionRuntime?] = []
 
     static let valueStride = 64
 
@@ -150,6 +150,7 @@ struct InstanceStore {
         specs.append(nil)
         extras.append(InstanceExtra())
         springs.append(nil)
+        transitions.append(nil)
         keyframes.append(nil)
         liveCount += 1
         return items.count - 1
@@ -164,10 +165,8 @@ struct InstanceStore {
         keyHashes[i] = 0
         curves[i] = .linear
         callbacks[i] = HostCallback()
-        if items[i].kind == .transition, var tr = extras[i].transition {
-            var snap = tr.snapshot
-            tr.snapshot = []
-            extras[i].transition = tr
+        if items[i].kind == .transition, var snap = transitions[i]?.snapshot {
+            transitions[i] = nil
             snap.removeAll(keepingCapacity: true)
             // Small pictures are reused; one transition of a huge subtree does
             // not keep its memory for the engine's lifetime.

@@ -365,14 +365,13 @@ extension Engine {
 
     /// The default action (§10): a basic animation with neither from nor to,
     /// the transaction's duration and timing function (or the `default` curve).
+    @inline(__always)  // (out of line, returning the spec copied it)
     func defaultActionSpec(_ t: KeyPathTarget) -> AnimationSpec {
-        var spec: AnimationSpec
-        if let s = tx.spring, let sp = Spring.uikit(duration: tx.duration > 0 ? tx.duration : 0.25, dampingRatio: s.ratio, initialVelocity: s.velocity) {
-            spec = AnimationSpec(kind: .spring, target: t)
-            spec.setSpringUnchecked(sp)
-        } else {
-            spec = AnimationSpec(kind: .basic, target: t)
+        let springParameters = tx.spring.flatMap { s in
+            Spring.uikit(duration: tx.duration > 0 ? tx.duration : 0.25, dampingRatio: s.ratio, initialVelocity: s.velocity)
         }
+        var spec = AnimationSpec(kind: springParameters != nil ? .spring : .basic, target: t)
+        if let sp = springParameters { spec.setSpringUnchecked(sp) }
         applyTransactionDefaults(&spec)
         return spec
     }

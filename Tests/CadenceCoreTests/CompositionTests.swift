@@ -131,6 +131,42 @@ struct CompositionTests {
         #expect(try! r.e.animationCount(layer: l) == 0)
     }
 
+    /// Endpoints are held out of line and created on the first set: clearing
+    /// one (nil, the C API's NULL with 0) leaves the others, and a description
+    /// that never set any reads back none and runs §5.1's "none" row.
+    @Test("setting and clearing from, to and by picks §5.1's row from what is left")
+    func endpointsSetAndCleared() {
+        var r = Rig()
+        // Model opacity 0.6 (a new layer's first value is not animated).
+        let l = r.layer(["opacity": [0.6]])
+        var s = r.basic("opacity", from: [0.2], to: [1.0], by: [0.3])
+        #expect(s.from?[0] == 0.2 && s.to?[0] == 1.0 && s.by?[0] == 0.3)
+        try! s.setEndpoint(.by, nil)                   // from 0.2 to 1.0
+        #expect(s.by == nil && s.from?[0] == 0.2)
+        r.add(l, s, key: "a")
+        r.tick(0.25)
+        #expect(near(r.pres1(l, "opacity"), 0.2 + 0.8 * 0.25, 1e-12))   // 0.4
+        try! s.setEndpoint(.from, nil)                 // to only: from the underlying 0.6
+        #expect(s.from == nil && s.to?[0] == 1.0)
+        r.add(l, s, key: "a")                          // replaces, begins at 0.25
+        r.tick(0.75)
+        #expect(near(r.pres1(l, "opacity"), 0.6 + (1.0 - 0.6) * 0.5, 1e-12))   // 0.8
+        try! s.setEndpoint(.to, nil)
+        try! s.setEndpoint(.by, ValueBuffer(-0.4))     // by only: 0.6 -> 0.2
+        #expect(s.from == nil && s.to == nil && s.by?[0] == -0.4)
+        r.add(l, s, key: "a")                          // begins at 0.75
+        r.tick(1.0)
+        #expect(near(r.pres1(l, "opacity"), 0.6 - 0.4 * 0.25, 1e-12))   // 0.5
+        // Never set: no endpoints; clearing one of them keeps it so.
+        var none = r.basic("opacity")
+        try! none.setEndpoint(.to, nil)
+        #expect(none.from == nil && none.to == nil && none.by == nil)
+        #expect(none.endpoints.isEmpty)
+        // The attached copy reads back the endpoints it was added with.
+        let copy = try! r.e.animationSpec(try! r.e.animation(layer: l, key: "a"))
+        #expect(copy.from == nil && copy.to == nil && copy.by?[0] == -0.4)
+    }
+
     @Test("additive animations add to the underlying value; later animations see earlier ones")
     func additive() {
         var r = Rig()
