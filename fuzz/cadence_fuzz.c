@@ -689,7 +689,7 @@ static void *pick_userdata(void) {
     X(TX_DISABLE_ACTIONS) X(TX_COMPLETION) X(TX_ID) X(TX_DELAY) X(TX_REPEAT_COUNT)                 \
     X(TX_AUTOREVERSES) X(TX_SPRING) X(TX_BEGIN_KEYFRAME) X(RENDER_LIST) X(SAMPLE) X(LIBRARY)       \
     X(TIMING_EVAL_BATCH) X(MACRO_ANIMATE) X(MACRO_TREE) X(MACRO_FRAME) X(VERIFY) X(CHECKED) X(POLL_MANY)    \
-    X(PRES_CONTENTS)
+    X(PRES_CONTENTS) X(RESERVE)
 
 #define X_ENUM(n) OP_##n,
 enum { OPS(X_ENUM) OP_COUNT };
@@ -975,6 +975,21 @@ static void do_op(int op) {
         trace("cad_engine_set_event_capacity(%p, %d)\n", (void *)ep.e, c);
         st = CALL(cad_engine_set_event_capacity, ep.e, c);
         if (st == CAD_OK && c < 0) FAIL("negative event capacity accepted");
+        return;
+    }
+    case OP_RESERVE: {
+        ep = pick_engine();
+        /* Mostly small counts; the limit (1 << 20) and past it now and then:
+           large reservations are address space, committed only when used. */
+        uint8_t mode = u8();
+        int32_t nl = pick_i32(), na = pick_i32();
+        if (mode >= 240) { nl = (mode & 1) ? (1 << 20) : (1 << 20) + 1; na = (mode & 2) ? (1 << 20) : na; }
+        else if (mode >= 200) { nl = 4096; na = 4096; }
+        else if ((nl > 100000 || na > 100000) && (mode & 1)) { nl = nl > 100000 ? 100000 : nl; na = na > 100000 ? 100000 : na; }
+        trace("cad_engine_reserve(%p, %d, %d)\n", (void *)ep.e, nl, na);
+        st = CALL(cad_engine_reserve, ep.e, nl, na);
+        if (st == CAD_OK && (nl < 0 || na < 0 || nl > (1 << 20) || na > (1 << 20)))
+            FAIL("cad_engine_reserve accepted %d, %d", nl, na);
         return;
     }
     case OP_EVENTS_DROPPED: {

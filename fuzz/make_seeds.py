@@ -336,6 +336,15 @@ def seeds():
     e.op("POLL_MANY").eng(0).u8(9)          # cad_engine_poll_events, cap 9
     out["event-capacity"] = e
 
+    # 9b. Storage reserved before a scene is built, again below it, and refused past the limit.
+    e = Enc().op("RESERVE").eng(0).u8(200).i32(0).i32(0)       # 4096 layers, 4096 animations
+    e.create_layers(3)
+    e.anim_create(0, "opacity").anim_values("TO", 0, "opacity", [0.5]).anim_set("DURATION", 0, 0.1).add_anim(1, 0, "a")
+    e.op("RESERVE").eng(0).u8(0).i32(1).i32(1)                 # below what it holds
+    e.op("RESERVE").eng(0).u8(240).i32(0).i32(0)               # (1 << 20) + 1 layers: refused
+    e.tick(30).frame(1)
+    out["reserve"] = e
+
     # 10. Engine destroyed from its own callback during a tick.
     e = Enc().create_layers(1)
     e.anim_create(0, "opacity").anim_values("TO", 0, "opacity", [0.0]).anim_set("DURATION", 0, 0.1)

@@ -333,6 +333,20 @@ CAD_API cad_status cad_engine_poll_events(cad_engine *e, cad_event *out, int32_t
  */
 CAD_API cad_status cad_engine_set_event_capacity(cad_engine *e, int32_t capacity);
 
+/*
+ * Sizes the engine's storage for `layers` layers and `animations` attached
+ * animations in all (totals, not additions; a group counts one per
+ * animation in its tree), so that building a scene up to that size does not
+ * regrow and copy its arrays: a 300k-layer scene builds 2 to 4 times faster.
+ * Optional: storage grows as needed without it, also past the reservation.
+ * Never shrinks; counts at or below what the engine holds change nothing.
+ * Each count in 0...1048576, else CAD_ERR_INVALID_ARGUMENT (the limits
+ * reserve about 3.5 GB of address space, which the system commits only as
+ * the scene fills it; as for any growth of the engine's storage, memory the
+ * system refuses ends the process).
+ */
+CAD_API cad_status cad_engine_reserve(cad_engine *e, int32_t layers, int32_t animations);
+
 /* Number of events dropped because the poll queue was full, since creation. */
 CAD_API cad_status cad_engine_events_dropped(cad_engine *e, uint64_t *out);
 

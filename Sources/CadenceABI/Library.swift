@@ -165,6 +165,22 @@ func cEvent(_ ev: Event) -> cad_event {
     }
 }
 
+/// Sizes the engine's storage for `layers` layers and `animations` attached
+/// animations in all (totals, not additions; a group counts one per
+/// animation in its tree), so that building a scene up to that size does not
+/// regrow and copy its arrays: a 300k-layer scene builds 2 to 4 times faster.
+/// Optional: storage grows as needed without it, also past the reservation.
+/// Never shrinks; counts at or below what the engine holds change nothing.
+/// Each count in 0...1048576, else CAD_ERR_INVALID_ARGUMENT (the limits
+/// reserve about 3.5 GB of address space, which the system commits only as
+/// the scene fills it; as for any growth of the engine's storage, memory the
+/// system refuses ends the process).
+@c public func cad_engine_reserve(_ e: OpaquePointer?, _ layers: Int32, _ animations: Int32) -> cad_status {
+    withEngine(e, "cad_engine_reserve") { (en: inout Engine) throws(CadenceError) in
+        try en.reserve(layers: Int(layers), animations: Int(animations))
+    }
+}
+
 /// Number of events dropped because the poll queue was full, since creation.
 @c public func cad_engine_events_dropped(_ e: OpaquePointer?, _ out: UnsafeMutablePointer<UInt64>?) -> cad_status {
     withEngine(e, "cad_engine_events_dropped") { (en: inout Engine) throws(CadenceError) in

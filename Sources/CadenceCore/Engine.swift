@@ -251,6 +251,36 @@ public final class Engine {
     public var layerCount: Int { liveLayerCount }
 
     /// Creates a root layer with every property at its default.
+    /// Most layers, and most animations, one `reserve` call sizes for (about
+    /// 3.5 GB of address space at both limits, not touched until used).
+    public static let maxReserve = 1 << 20
+
+    /// Sizes the per-layer and per-animation storage for `layers` layers and
+    /// `animations` attached animations in all (not more): a scene built up to
+    /// that size then appends without regrowing its arrays (no copy of what is
+    /// already there, no spare capacity of a doubling). Never shrinks.
+    public func reserve(layers n: Int, animations a: Int) throws(CadenceError) {
+        guard n >= 0, n <= Engine.maxReserve, a >= 0, a <= Engine.maxReserve else {
+            throw .invalidArgument("layers and animations must be in 0...\(Engine.maxReserve) (got \(n) and \(a)); larger scenes grow as needed")
+        }
+        if n > layers.count {
+            layers.reserveCapacity(n)
+            layerCold.reserveCapacity(n)
+            sublayers.reserveCapacity(n)
+            model.reserveCapacity(n * LayerProperty.stride)
+            pres.reserveCapacity(n * LayerProperty.stride)
+            modelContents.reserveCapacity(n)
+            presContents.reserveCapacity(n)
+            cache.reserveCapacity(n)
+            cacheWorld.reserveCapacity(n)
+            worldD.reserveCapacity(n)
+            worldOpacity.reserveCapacity(n)
+            actions.reserveCapacity(n)
+            newLayers.reserveCapacity(n)
+        }
+        if a > inst.items.count { inst.reserve(a) }
+    }
+
     public func createLayer() throws(CadenceError) -> UInt64 {
         let idx: Int
         if let f = freeLayers.popLast() {

@@ -128,6 +128,22 @@ struct InstanceStore {
 
     static let valueStride = 64
 
+    /// Capacity for `n` slots in every per-slot array.
+    mutating func reserve(_ n: Int) {
+        items.reserveCapacity(n)
+        values.reserveCapacity(n * InstanceStore.valueStride)
+        curves.reserveCapacity(n)
+        keys.reserveCapacity(n)
+        keyHashes.reserveCapacity(n)
+        tags.reserveCapacity(n)
+        callbacks.reserveCapacity(n)
+        specs.reserveCapacity(n)
+        extras.reserveCapacity(n)
+        springs.reserveCapacity(n)
+        transitions.reserveCapacity(n)
+        keyframes.reserveCapacity(n)
+    }
+
     mutating func allocate() -> Int? {
         if let f = free.popLast() {
             let i = Int(f)

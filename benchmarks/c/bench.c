@@ -220,6 +220,9 @@ static scene *scene_a_create(int32_t n_children) {
   s->e = cad_engine_create();
   if (!s->e) { fprintf(stderr, "bench: cad_engine_create failed\n"); exit(3); }
   s->n = n_children + 1;
+  /* As a host that knows its scene's size: storage sized once (the setup
+     column), no regrowth while building. */
+  ck(cad_engine_reserve(s->e, s->n, s->n), "cad_engine_reserve");
   s->layers = xmalloc(sizeof *s->layers * (size_t)s->n);
   s->base = xmalloc(sizeof *s->base * 2 * (size_t)s->n);
   ck(cad_layer_create(s->e, &s->root), "cad_layer_create");
@@ -295,6 +298,8 @@ static scene *scene_b_create(int32_t n) {
   int64_t t0 = now_ns();
   s->e = cad_engine_create();
   if (!s->e) { fprintf(stderr, "bench: cad_engine_create failed\n"); exit(3); }
+  /* keyframe + spring + group of two per layer (a group counts its tree), and the transitions */
+  ck(cad_engine_reserve(s->e, n, 5 * n + n / 100 + 1), "cad_engine_reserve");
   build_tree(s, n);
   cad_engine *e = s->e;
 
@@ -382,6 +387,7 @@ static scene *scene_c_create(int32_t n) {
   int64_t t0 = now_ns();
   s->e = cad_engine_create();
   if (!s->e) { fprintf(stderr, "bench: cad_engine_create failed\n"); exit(3); }
+  ck(cad_engine_reserve(s->e, n, n), "cad_engine_reserve");
   build_tree(s, n);
   s->now = 0;
   ck(cad_engine_tick(s->e, s->now), "cad_engine_tick"); /* layers are no longer new */

@@ -1,4 +1,5 @@
 /* Engine and time: create/destroy, tick, now, layer count, event queue capacity (API.md "Engine and time"). */
+#include <stddef.h>
 #include "test_util.h"
 
 TEST(create_and_destroy) {
@@ -176,6 +177,86 @@ TEST(event_capacity_zero_keeps_nothing) {
   cad_engine_destroy(e);
 }
 
+/* Builds the same small scene (a root, 40 leaves with a position animation,
+   one group of rotation and scale on every fourth leaf) and renders it at t. */
+static int32_t reserve_scene(cad_engine *e, double t, cad_render_item *out, int32_t cap) {
+  cad_layer root = t_layer(e), l;
+  int32_t i, n = 0;
+  t_tick(e, 0);
+  t_set4(e, root, "bounds", 0, 0, 400, 300);
+  for (i = 0; i < 40; i++) {
+    cad_anim a, g, kids[2];
+    l = t_layer(e);
+    ASSERT_OK(cad_layer_add_sublayer(e, root, l));
+    t_set4(e, l, "bounds", 0, 0, 10, 10);
+    t_set2(e, l, "position", 5.0 * i, 3.0 * i);
+    a = t_anim(e, CAD_ANIM_BASIC, "position");
+    {
+      double from[2] = {5.0 * i, 3.0 * i}, to[2] = {5.0 * i + 50, 3.0 * i + 20};
+      ASSERT_OK(cad_anim_set_from(e, a, from, 2));
+      ASSERT_OK(cad_anim_set_to(e, a, to, 2));
+    }
+    ASSERT_OK(cad_anim_set_duration(e, a, 2.0));
+    t_add(e, l, a, "move");
+    cad_anim_destroy(e, a);
+    if (i % 4 == 0) {
+      kids[0] = t_basic1(e, "transform.rotation.z", 0, 1.5, 1.0);
+      kids[1] = t_basic1(e, "transform.scale", 1, 2, 1.0);
+      g = t_anim(e, CAD_ANIM_GROUP, NULL);
+      ASSERT_OK(cad_anim_group_set_children(e, g, kids, 2));
+      ASSERT_OK(cad_anim_set_duration(e, g, 1.0));
+      t_add(e, l, g, "spin");
+      cad_anim_destroy(e, g); cad_anim_destroy(e, kids[0]); cad_anim_destroy(e, kids[1]);
+    }
+  }
+  t_tick(e, t);
+  ASSERT_OK(cad_engine_render_list(e, root, out, cap, &n));
+  return n;
+}
+
+/* cad_engine_reserve only sizes storage: the scene renders the same bytes
+   whether it was reserved (exactly, too little, or more than it needs) or
+   not; the counts are checked. */
+TEST(reserve_changes_no_result) {
+  static cad_render_item plain[64], reserved[64];
+  int32_t counts[3][2] = {{41, 50}, {8, 3}, {5000, 9000}}, k, n0;
+  cad_engine *e = t_engine();
+  n0 = reserve_scene(e, 0.75, plain, 64);
+  EXPECT_INT_EQ(n0, 41);
+  /* leaf 1 at 0.75 s of 2 s: position (5, 3) + 0.375 (50, 20) = (23.75, 10.5),
+     less its anchor offset (5, 5), under the root's (-200, -150) */
+  EXPECT_NEAR(plain[2].world[12], -181.25, 1e-4);
+  EXPECT_NEAR(plain[2].world[13], -144.5, 1e-4);
+  cad_engine_destroy(e);
+  for (k = 0; k < 3; k++) {
+    int32_t n;
+    e = t_engine();
+    ASSERT_OK(cad_engine_reserve(e, counts[k][0], counts[k][1]));
+    n = reserve_scene(e, 0.75, reserved, 64);
+    EXPECT_INT_EQ(n, n0);
+    {
+      /* every field but the layer id (each engine stamps its own into ids) */
+      int32_t j;
+      size_t off = offsetof(cad_render_item, parent);
+      for (j = 0; j < n0 && j < n; j++)
+        EXPECT_TRUE(memcmp((const char *)&plain[j] + off, (const char *)&reserved[j] + off,
+                           sizeof(cad_render_item) - off) == 0);
+    }
+    /* at or below what the engine holds: nothing changes */
+    EXPECT_OK(cad_engine_reserve(e, 0, 0));
+    EXPECT_OK(cad_engine_reserve(e, 10, 10));
+    cad_engine_destroy(e);
+  }
+  e = t_engine();
+  EXPECT_OK(cad_engine_reserve(e, 1 << 20, 0));
+  EXPECT_STATUS(cad_engine_reserve(e, -1, 0), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_STATUS(cad_engine_reserve(e, 0, -1), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_STATUS(cad_engine_reserve(e, (1 << 20) + 1, 0), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_STATUS(cad_engine_reserve(e, 0, INT32_MAX), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_STATUS(cad_engine_reserve(NULL, 1, 1), CAD_ERR_INVALID_ARGUMENT);
+  cad_engine_destroy(e);
+}
+
 TEST_LIST = {
     TEST_ENTRY(create_and_destroy),
     TEST_ENTRY(now_is_zero_before_first_tick),
@@ -189,6 +270,7 @@ TEST_LIST = {
     TEST_ENTRY(poll_empty_queue),
     TEST_ENTRY(event_capacity_drops_oldest),
     TEST_ENTRY(event_capacity_zero_keeps_nothing),
+    TEST_ENTRY(reserve_changes_no_result),
 };
 
 TEST_MAIN("engine")

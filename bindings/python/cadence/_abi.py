@@ -125,6 +125,7 @@ FUNCTIONS = [
     ('cad_engine_poll_event', 'cad_status', [('e', 'engine'), ('out', 'POINTER(cad_event)')]),
     ('cad_engine_poll_events', 'cad_status', [('e', 'engine'), ('out', 'POINTER(cad_event)'), ('cap', 'c_int32'), ('n_out', 'POINTER(c_int32)')]),
     ('cad_engine_set_event_capacity', 'cad_status', [('e', 'engine'), ('capacity', 'c_int32')]),
+    ('cad_engine_reserve', 'cad_status', [('e', 'engine'), ('layers', 'c_int32'), ('animations', 'c_int32')]),
     ('cad_engine_events_dropped', 'cad_status', [('e', 'engine'), ('out', 'POINTER(c_uint64)')]),
     ('cad_timing_eval_batch', 'cad_status', [('c1x', 'c_double'), ('c1y', 'c_double'), ('c2x', 'c_double'), ('c2y', 'c_double'), ('x', 'POINTER(c_double)'), ('y', 'POINTER(c_double)'), ('n', 'c_int32')]),
     ('cad_layer_create', 'cad_status', [('e', 'engine'), ('out', 'POINTER(cad_layer)')]),

@@ -961,6 +961,12 @@ class Engine:
         # An int32_t in C: checked here, as ctypes would wrap 2**32 to 0.
         self._check(lib.cad_engine_set_event_capacity, checked_int(capacity, "capacity"))
 
+    def reserve(self, layers: int, animations: int) -> None:
+        """Sizes the engine's storage for ``layers`` layers and ``animations`` attached animations in all
+        (totals; each an int in 0...1048576), so that building a scene up to that size does not regrow and
+        copy the engine's arrays. Optional: storage grows as needed without it; never shrinks."""
+        self._check(lib.cad_engine_reserve, checked_int(layers, "layers"), checked_int(animations, "animations"))
+
     @property
     def events_dropped(self) -> int:
         """Events dropped because the poll queue was full, since creation."""

@@ -54,6 +54,25 @@ def test_event_capacity_is_a_checked_int32(engine, layer):
     assert len(list(engine.poll_events())) == 2 and engine.events_dropped == 0  # default capacity kept
 
 
+def test_reserve_checks_its_counts_and_changes_no_result(engine):
+    for layers, animations in ((-1, 0), (0, -1), (2 ** 20 + 1, 0), (0, 2 ** 32 + 5), (2.5, 1)):
+        with pytest.raises(cadence.InvalidArgumentError):
+            engine.reserve(layers, animations)
+    for wrong in ("8", None, True):
+        with pytest.raises(TypeError):
+            engine.reserve(wrong, 8)
+    engine.reserve(100, 100)
+    engine.reserve(2 ** 20, 0)  # the limit
+    engine.reserve(1, 1)  # below what it holds: nothing changes
+    root = engine.create_layer()
+    leaf = engine.create_layer()
+    root.add_sublayer(leaf)
+    leaf["position"] = (10.0, 20.0)
+    leaf.add_animation(Animation.basic(engine, "position", from_=(0.0, 0.0), to=(100.0, 50.0), duration=2), "m")
+    engine.tick(0.5)  # a quarter of the way
+    assert leaf.presentation("position") == pytest.approx((25.0, 12.5), abs=1e-12)
+
+
 def test_steps_count_is_a_checked_int32(engine, layer):
     a = Animation.basic(engine, "opacity", from_=0, to=1, duration=1)
     for bad in (2 ** 32 + 3, 2.7, 3.0):  # 2**32 + 3 would wrap to 3 steps, 2.7 truncate to 2
