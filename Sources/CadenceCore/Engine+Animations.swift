@@ -372,7 +372,8 @@ extension Engine {
         // Replace an animation under the same key.
         let keyHash = key.hashValue  // once: also stored below
         if let old = findInstance(layer: l, key: key, hash: keyHash) {
-            removeInstance(old, reason: .replaced)
+            // (Membership and the dirty mark: once, for the new animation, below.)
+            removeInstance(old, reason: .replaced, membership: false)
         }
 
         sequence &+= 1
@@ -469,8 +470,13 @@ extension Engine {
     // MARK: remove
 
     /// Detaches a top-level instance. Emits stop(finished: false) unless it
-    /// already reported its stop.
-    func removeInstance(_ i: Int, reason: StopReason) {
+    /// already reported its stop. `membership: false` leaves the layer's
+    /// place on the simple track (or the animated list) and its program as
+    /// they are, for a caller that recomputes them next: `attach` replacing
+    /// the animation under a key. (The round trip moved the layer's track
+    /// entry to the end at every retarget, shuffling the track, and cost a
+    /// second membership pass.)
+    func removeInstance(_ i: Int, reason: StopReason, membership: Bool = true) {
         let l = Int(inst.items[i].layer)
         if !inst.items[i].finished {
             inst.items[i].finished = true
@@ -507,8 +513,10 @@ extension Engine {
         // again over it (markPresDirty), and a layer left with one sub-key animation
         // (position.y) moves to the simple track, which writes only its components.
         resetFromModel(l, mask: oldMask)
-        updateMembership(l)
-        markPresDirty(l)
+        if membership {
+            updateMembership(l)
+            markPresDirty(l)
+        }
     }
 
     func releaseTree(_ i: Int) {

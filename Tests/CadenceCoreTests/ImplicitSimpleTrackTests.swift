@@ -104,6 +104,42 @@ struct ImplicitSimpleTrackTests {
     /// §5.1 by hand: opacity 0.2 → 1 implicitly (default 0.25 s, `default`
     /// curve not involved: a linear transaction), then the model set to 0.6
     /// without actions half-way: the animation now ends at 0.6.
+    /// A retarget outside a transaction replaces the key's animation in
+    /// place: the layer keeps its entry on the track (the replaced
+    /// animation's removal no longer takes the layer off the track to put it
+    /// back at the end), so the track keeps the order it was built in; the
+    /// values are §5.1's. (The layers' action: a linear 1 s opacity animation.)
+    @Test("a retarget keeps the layer's slot on the simple track (hand-worked)")
+    func retargetKeepsTheSlot() throws {
+        let e = Engine(salt: 5)
+        try e.tick(0)
+        var spec = try AnimationSpec(kind: .basic, keyPath: "opacity")
+        spec.timing.duration = 1
+        spec.setTimingCurve(.linear)
+        let action = try e.storeSpec(spec)
+        let ids = try (0..<3).map { _ in try e.createLayer() }
+        for id in ids {
+            try e.set(layer: id, "opacity", [0.2])
+            try e.setAction(layer: id, key: "opacity", animation: action)
+        }
+        try e.tick(1)                                   // no longer new
+        for id in ids { try e.set(layer: id, "opacity", [1]) }
+        let slots = ids.map { e.layers[Int($0 & 0xFFF_FFFF)].simple }
+        #expect(slots == [0, 1, 2])
+        try e.tick(1.5)                                 // halfway: 0.6
+        _ = try (0..<8).compactMap { _ in try? e.pollEvent() }
+        try e.set(layer: ids[0], "opacity", [0])        // from 0.6 (on screen) to 0 over 1 s
+        #expect(ids.map { e.layers[Int($0 & 0xFFF_FFFF)].simple } == slots)
+        #expect(e.simpleAnims.count == 3)
+        try e.tick(1.75)
+        #expect(abs(try e.presentation(layer: ids[0], "opacity")[0] - (0.6 - 0.6 * 0.25)) < 1e-15)
+        #expect(abs(try e.presentation(layer: ids[1], "opacity")[0] - (0.2 + 0.8 * 0.75)) < 1e-15)
+        let events = try (0..<8).compactMap { _ in try? e.pollEvent() }
+        let stops = events.filter { $0.kind == .stop }, starts = events.filter { $0.kind == .start }
+        #expect(stops.count == 1 && stops[0].layer == ids[0] && !stops[0].finished)
+        #expect(starts.count == 1 && starts[0].layer == ids[0])
+    }
+
     @Test("the end follows a model write without actions (hand-worked)")
     func endFollowsTheModel() throws {
         let e = Engine(salt: 5)
