@@ -372,8 +372,11 @@ extension Engine {
         // Replace an animation under the same key.
         let keyHash = key.hashValue  // once: also stored below
         if let old = findInstance(layer: l, key: key, hash: keyHash) {
-            // (Membership and the dirty mark: once, for the new animation, below.)
-            removeInstance(old, reason: .replaced, membership: false)
+            // Membership and the dirty mark once, for the new animation, below;
+            // but a transition's snapshot (below) evaluates every layer first,
+            // which must not meet the layer's track entry of the animation
+            // removed here (a host may add any animation under "transition").
+            removeInstance(old, reason: .replaced, membership: spec.kind == .transition)
         }
 
         sequence &+= 1
