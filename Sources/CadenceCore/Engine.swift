@@ -250,7 +250,6 @@ public final class Engine {
 
     public var layerCount: Int { liveLayerCount }
 
-    /// Creates a root layer with every property at its default.
     /// Most layers, and most animations, one `reserve` call sizes for (about
     /// 3.5 GB of address space at both limits, not touched until used).
     public static let maxReserve = 1 << 20
@@ -281,6 +280,7 @@ public final class Engine {
         if a > inst.items.count { inst.reserve(a) }
     }
 
+    /// Creates a root layer with every property at its default.
     public func createLayer() throws(CadenceError) -> UInt64 {
         let idx: Int
         if let f = freeLayers.popLast() {
