@@ -399,11 +399,13 @@ func optionalString(_ p: UnsafePointer<CChar>?) -> String? {
 @inline(__always)
 /// Reads `n` doubles for a key path of `expected` components. The count is
 /// checked first, so a wrong count never reads past the host's array.
-func values(_ v: UnsafePointer<Double>?, _ n: Int32, expected: Int, keyPath: String,
+/// (`keyPath`, for the message, is made only on that error: a name read
+/// from the key-path table costs a string copy per call.)
+func values(_ v: UnsafePointer<Double>?, _ n: Int32, expected: Int, keyPath: @autoclosure () -> String,
             _ name: StaticString = "v") throws(CadenceError) -> ValueBuffer {
     guard n >= 0 else { throw CadenceError(.invalidArgument, "\(name) count n must be >= 0 (got \(n))") }
     guard Int(n) == expected else {
-        throw CadenceError(.typeMismatch, "\"\(keyPath)\" takes \(expected) component(s); got n = \(n)")
+        throw CadenceError(.typeMismatch, "\"\(keyPath())\" takes \(expected) component(s); got n = \(n)")
     }
     guard n == 0 || v != nil else { throw CadenceError(.invalidArgument, "\(name) is NULL but n = \(n)") }
     var b = ValueBuffer(count: Int(n))

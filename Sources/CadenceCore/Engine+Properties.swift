@@ -186,7 +186,7 @@ extension Engine {
         if t.interpolation == .hidden || t.interpolation == .discreteBool {
             value[0] = value[0] != 0 ? 1 : 0
         }
-        try setValue(l, t, value, actionKey: t.name)
+        try setValue(l, t, value, actionKey: nil)
     }
 
     static func contentsValue(_ x: Double) throws(CadenceError) -> UInt64 {
@@ -197,9 +197,11 @@ extension Engine {
     }
 
     /// Writes the model, updates the presentation and runs the action.
-    func setValue(_ l: Int, _ t: KeyPathTarget, _ v: ValueBuffer, actionKey: String) throws(CadenceError) {
+    /// `actionKey` nil: the key path's own name, made only where a key is
+    /// needed (a change with actions off makes no string).
+    func setValue(_ l: Int, _ t: KeyPathTarget, _ v: ValueBuffer, actionKey: String?) throws(CadenceError) {
         guard let prop = t.property else { return }
-        let plan = t.animatable ? actionPlan(l, key: actionKey) : .none
+        let plan = t.animatable ? actionPlan(l, key: actionKey, target: t) : .none
         // The kind and target of a custom action, read in place (the spec is
         // copied once, where it runs).
         var specKind: AnimationKind?
@@ -228,7 +230,7 @@ extension Engine {
         }
         writeModel(l, t, v, prop)
         if tx.keyframeWindow != nil, let c = captured {  // (the window first: binding `c` copies the buffer)
-            recordKeyframeChange(l, t, key: actionKey, captured: c, value: v)
+            recordKeyframeChange(l, t, key: actionKey ?? t.name, captured: c, value: v)
             return
         }
         switch plan {
@@ -236,11 +238,11 @@ extension Engine {
             break
         case .defaultAction:
             let spec = defaultActionSpec(t)
-            _ = try? attach(layer: l, spec: spec, key: actionKey, captured: captured, defaultDuration: tx.duration, delay: tx.delay)
+            _ = try? attach(layer: l, spec: spec, key: actionKey ?? t.name, captured: captured, defaultDuration: tx.duration, delay: tx.delay)
         case let .spec(k):
             guard var spec = actions[l][k].spec else { break }
             applyTransactionDefaults(&spec)
-            _ = try? attach(layer: l, spec: spec, key: actionKey, captured: captured, capturedChildren: capturedChildren,
+            _ = try? attach(layer: l, spec: spec, key: actionKey ?? t.name, captured: captured, capturedChildren: capturedChildren,
                             defaultDuration: tx.duration, delay: tx.delay)
         }
     }
@@ -416,7 +418,7 @@ extension Engine {
 
     func setContents(layer l: Int, _ c: UInt64) throws(CadenceError) {
         let t = KeyPathTarget.lookup("contents")!
-        let plan = actionPlan(l, key: "contents")
+        let plan = actionPlan(l, key: "contents", target: t)
         switch plan {
         case .none:
             break
@@ -503,9 +505,10 @@ extension Engine {
     }
 
     /// Which action runs for a change of `key` now (SEMANTICS.md §10).
-    func actionPlan(_ l: Int, key: String) -> ActionPlan {
+    /// (`key` nil: `t`'s name, made only when the layer has overrides.)
+    func actionPlan(_ l: Int, key: String?, target t: KeyPathTarget) -> ActionPlan {
         if layerCold[l].isNew || !layerCold[l].actionsEnabled || tx.disableActions { return .none }
-        if !actions[l].isEmpty, let k = actions[l].firstIndex(where: { $0.key == key }) {
+        if !actions[l].isEmpty, case let name = key ?? t.name, let k = actions[l].firstIndex(where: { $0.key == name }) {
             return actions[l][k].spec?.kind != nil ? .spec(k) : .none
         }
         return .defaultAction
