@@ -447,6 +447,13 @@ TEST(wrong_component_count_is_type_mismatch) {
     if (s != CAD_ERR_TYPE_MISMATCH)
       cad_test_fail_(__FILE__, __LINE__, "set \"%s\" with %d values: expected CAD_ERR_TYPE_MISMATCH, got %s",
                      cases[i].kp, (int)cases[i].n, cad_status_name(s));
+    else {
+      /* the message names the key path (made only on this error) */
+      char want[64];
+      snprintf(want, sizeof want, "\"%s\" takes ", cases[i].kp);
+      if (!strstr(cad_last_error(), want))
+        cad_test_fail_(__FILE__, __LINE__, "set \"%s\": message \"%s\" does not name it", cases[i].kp, cad_last_error());
+    }
   }
   /* nothing changed */
   t_getn(e, l, "position", pos, 2);
