@@ -8,7 +8,8 @@ struct CompiledAnimation {
     var to = ValueBuffer(count: 0)
     var by = ValueBuffer(count: 0)
     var curve: TimingCurve = .linear
-    var extra = InstanceExtra()
+    /// Set for from/to transform animations.
+    var matrixEnds: MatrixEnds?
     var spring: Spring?
     var transition: TransitionRuntime?
     var children: [CompiledAnimation] = []
@@ -166,9 +167,8 @@ extension Engine {
             }
             if spec.kind == .spring { c.spring = spec.spring ?? AnimationSpec.defaultSpring }
             if c.item.interp == .matrix, c.item.mode == .fromTo {
-                c.extra.fromDecomp = c.from.transform.decomposed()
-                c.extra.toDecomp = c.to.transform.decomposed()
-                c.extra.fixedMatrixEnds = true
+                c.matrixEnds = MatrixEnds(fromDecomp: c.from.transform.decomposed(),
+                                          toDecomp: c.to.transform.decomposed())
             }
         case .keyframe:
             if !spec.path.isEmpty {
@@ -388,7 +388,7 @@ extension Engine {
         inst.callbacks[i] = spec.callback
         let kind = spec.kind
         if spec.timing.beginTime == 0 && !inTx {
-            if delay == 0 { inst.extras[i].beginGlobal = now }
+            if delay == 0 { inst.beginGlobal[i] = now }
             // The attached copy carries its resolved beginTime (read back through
             // animationForKey and added elsewhere, it runs in step: Core Animation's copy).
             spec.timing.beginTime = inst.items[i].timing.beginTime
@@ -407,7 +407,7 @@ extension Engine {
             layers[l].transition = Int32(i)
             let snap = snapshot(l)
             transitionItemBound += snap.count + 1
-            inst.transitions[i]?.snapshot = snap
+            inst.transitions.update(i) { $0.snapshot = snap }
             layers[l].geomDirty = true
         }
         if inTx {
@@ -439,12 +439,17 @@ extension Engine {
         inst.items[i].firstChild = -1
         inst.items[i].lastChild = -1
         inst.curves[i] = c.curve
-        inst.extras[i] = c.extra
+        inst.beginGlobal[i] = .nan
+        // (A fresh slot has no matrix ends or transition.)
+        if c.matrixEnds != nil { inst.matrixEnds.set(i, c.matrixEnds) }
         inst.springs[i] = c.spring
-        if c.item.kind == .transition { inst.transitions[i] = c.transition }
+        if c.item.kind == .transition && c.transition != nil { inst.transitions.set(i, c.transition) }
         inst.keyframes[i] = c.keyframes
         let n = Int(c.item.components)
-        if n > 0 {
+        let ends = Swift.max(c.from.count, c.to.count, c.by.count)
+        if n > 0 && ends > 0 {
+            // (At most 16 components: 48 doubles, within a region.)
+            inst.allocateValues(i, words: 3 &* Swift.max(n, ends))
             if c.from.count > 0 { inst.setValue(i, 0, c.from) }
             if c.to.count > 0 { inst.setValue(i, 1, c.to) }
             if c.by.count > 0 { inst.setValue(i, 2, c.by) }

@@ -164,7 +164,7 @@ extension Engine {
         }
         let kind = inst.items[i].kind
         if kind == .transition {
-            inst.transitions[i]?.visible = effect
+            inst.transitions.update(i) { $0.visible = effect }
         }
         guard effect else { return }
         let e = inst.items[i].linearCurve ? s.progress : inst.curves[i].evaluate(s.progress)
@@ -190,9 +190,7 @@ extension Engine {
                 c = next
             }
         case .transition:
-            if let tr = inst.transitions[i] {
-                inst.transitions[i]!.progress = tr.startProgress + (tr.endProgress - tr.startProgress) * e
-            }
+            inst.transitions.update(i) { $0.progress = $0.startProgress + ($0.endProgress - $0.startProgress) * e }
         }
     }
 
@@ -226,7 +224,7 @@ extension Engine {
     /// it (the layer's timing has not changed since), else the mapped time.
     func startTime(_ i: Int, layer l: Int) -> Double {
         let g = eventTime(l, local: inst.items[i].timing.beginTime)
-        let b = inst.extras[i].beginGlobal
+        let b = inst.beginGlobal[i]
         if abs(g - b) <= max(1e-9, 16 * b.ulp), b >= previousNow, b <= now { return b }
         return g
     }
@@ -429,7 +427,7 @@ extension Engine {
             if e == 1 { return b }
             if e == 0 { return a }
             if fixedEnds {
-                if let fa = inst.extras[i].fromDecomp, let fb = inst.extras[i].toDecomp {
+                if let ends = inst.matrixEnds[i], let fa = ends.fromDecomp, let fb = ends.toDecomp {
                     return ValueBuffer(transform: Transform3D.interpolate(fa, fb, e))
                 }
                 return e < 0.5 ? a : b
@@ -496,7 +494,7 @@ extension Engine {
            case let .block(off, c) = inst.items[i].access,
            off < Engine.transformBase || off >= Engine.sublayerBase + 16 {
             let base = l * LayerProperty.stride + off
-            let vb = i * InstanceStore.valueStride
+            let vb = inst.vbase(i)
             for k in 0..<c {
                 let a = inst.values[vb + k]
                 let b = inst.values[vb + c + k]
@@ -513,7 +511,7 @@ extension Engine {
             && !inst.items[i].cumulative && inst.items[i].components == 1,
            case let .virtual(tb, comp) = inst.items[i].access {
             decomposeTransform(l, tb, &acc)
-            let vb = i &* InstanceStore.valueStride
+            let vb = inst.vbase(i)
             let a = inst.values[vb], b = inst.values[vb &+ 1]
             if tb == Engine.transformBase {
                 Engine.writeLerp(a, b, e, comp, &acc.xf.comps)
@@ -548,10 +546,10 @@ extension Engine {
         case .none:
             start = inst.value(i, 0, n); end = u
         }
-        var v = interpolate(i, start, end, e, interp, fixedEnds: it.mode == .fromTo && inst.extras[i].fixedMatrixEnds)
+        var v = interpolate(i, start, end, e, interp, fixedEnds: it.mode == .fromTo && inst.matrixEnds.has(i))
         if it.cumulative && iteration >= 1 && Engine.accumulates(interp) {
             let cycleEndValue = cycleEnd == 1 ? end
-                : interpolate(i, start, end, cycleEnd, interp, fixedEnds: it.mode == .fromTo && inst.extras[i].fixedMatrixEnds)
+                : interpolate(i, start, end, cycleEnd, interp, fixedEnds: it.mode == .fromTo && inst.matrixEnds.has(i))
             let delta = Engine.delta(from: start, to: cycleEndValue, interp)
             // v + delta * i; for transforms v * delta^i, continuous at each cycle's end.
             v = Engine.add(v, Engine.scaled(delta, iteration, interp), interp)
@@ -567,7 +565,7 @@ extension Engine {
         let n = Int(inst.items[i].components)
         let access = inst.items[i].access
         let u = underlying4(l, access, n, &acc)
-        let vb = i &* InstanceStore.valueStride
+        let vb = inst.vbase(i)
         @inline(__always) func load(_ which: Int) -> SIMD4<Double> {
             var r = SIMD4<Double>.zero
             let o = vb &+ which &* n
@@ -791,7 +789,7 @@ extension Engine {
     @inline(always)
     func flatKeyframe4(_ i: Int, progress e: Double, components n: Int, cumulative: Bool, iteration: Double,
                        segmentHint: inout Int) -> SIMD4<Double>? {
-        let vb = i &* InstanceStore.valueStride
+        let vb = inst.vbase(i)
         let count = Int(inst.items[i].kfCount)
         guard let loc = KeyframeTrack.locateNear(e, count: count, hint: &segmentHint,
                                                  time: { inst.values[vb &+ $0] }) else { return nil }

@@ -1129,8 +1129,10 @@ extension Engine {
         out[n] = c
         let containerIndex = Int32(n)
         n += 1
-        inst.transitions[t]?.lastWorld = w
-        inst.transitions[t]?.lastOpacity = parentOpacity
+        inst.transitions.update(t) {
+            $0.lastWorld = w
+            $0.lastOpacity = parentOpacity
+        }
         return containerIndex
     }
 

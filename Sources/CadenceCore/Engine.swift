@@ -251,7 +251,7 @@ public final class Engine {
     public var layerCount: Int { liveLayerCount }
 
     /// Most layers, and most animations, one `reserve` call sizes for (about
-    /// 3.5 GB of address space at both limits, not touched until used).
+    /// 2.5 GB of address space at both limits, not touched until used).
     public static let maxReserve = 1 << 20
 
     /// Sizes the per-layer and per-animation storage for `layers` layers and

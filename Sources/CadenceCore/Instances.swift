@@ -79,17 +79,76 @@ struct TransitionRuntime {
     var lastOpacity: Double = 1
 }
 
-/// Cold and kind-specific parts of an attached animation, indexed by instance slot.
-struct InstanceExtra {
-    /// Precomputed decompositions of fixed from/to matrices.
+/// The decompositions of a transform animation's fixed from/to matrices
+/// (present, in `InstanceStore.matrixEnds`, only for from/to animations of
+/// `transform` or `sublayerTransform`; nil decompositions are singular).
+struct MatrixEnds: SparseSlotValue {
     var fromDecomp: DecomposedTransform?
     var toDecomp: DecomposedTransform?
-    var fixedMatrixEnds = false
-    /// The global time of the add (or of the commit) when the begin time was
-    /// resolved there with no delay (NaN otherwise): the start's crossing, which
-    /// mapping the local begin time back through the layer's timing only
-    /// approximates (to a rounding).
-    var beginGlobal: Double = .nan
+}
+
+extension TransitionRuntime: SparseSlotValue {}
+
+/// A value that a `SparseSlots` table holds for a few slots only.
+protocol SparseSlotValue {
+    init()
+}
+
+/// Per-slot data that only some slots have (transitions, matrix ends): a
+/// 4-byte index per slot into a pool of the values present, whose entries
+/// are reused through a free list. (A dense array of optionals costs the full
+/// record for every slot: 192 bytes per attached animation for transitions.)
+struct SparseSlots<Value: SparseSlotValue> {
+    private var index: [Int32] = []
+    private var pool: [Value] = []
+    private var free: [Int32] = []
+
+    var slotCount: Int { index.count }
+    /// Entries present.
+    var presentCount: Int { pool.count - free.count }
+    /// Entries made (present or free for reuse).
+    var poolCount: Int { pool.count }
+
+    mutating func reserve(slots n: Int) { index.reserveCapacity(n) }
+
+    /// Adds a slot (without a value) at the end.
+    mutating func appendSlot() { index.append(-1) }
+
+    @inline(__always)
+    func has(_ i: Int) -> Bool { index[i] >= 0 }
+
+    @inline(__always)
+    subscript(i: Int) -> Value? {
+        let k = Int(index[i])
+        return k >= 0 ? pool[k] : nil
+    }
+
+    /// Gives slot `i` the value `v` (nil: none).
+    mutating func set(_ i: Int, _ v: Value?) {
+        let k = Int(index[i])
+        if let v {
+            if k >= 0 {
+                pool[k] = v
+            } else if let f = free.popLast() {
+                pool[Int(f)] = v
+                index[i] = f
+            } else {
+                index[i] = Int32(pool.count)
+                pool.append(v)
+            }
+        } else if k >= 0 {
+            pool[k] = Value()   // (drops what the value held)
+            free.append(Int32(k))
+            index[i] = -1
+        }
+    }
+
+    /// Changes slot `i`'s value in place; nothing when it has none.
+    @inline(__always)
+    mutating func update(_ i: Int, _ body: (inout Value) -> Void) {
+        let k = Int(index[i])
+        if k >= 0 { body(&pool[k]) }
+    }
 }
 
 /// Pool of attached animations with a free list (slots are reused, so a warm
@@ -97,9 +156,18 @@ struct InstanceExtra {
 struct InstanceStore {
     var items: [Instance] = []
     var free: [Int32] = []
-    /// Endpoint values, `valueStride` doubles per slot: from, to, by, captured
-    /// packed by component count.
-    var values: [Double] = []
+    /// Endpoint values (from, to, by packed by component count) of basic and
+    /// spring animations, or a small keyframe track's flat copy: a region of
+    /// 8, 16, 32 or 64 doubles for each slot that has values, starting at
+    /// `valueBase[i]`, of size class `valueClass[i]` (`allocateValues`).
+    /// Slots without values point at the first region, which is never handed
+    /// out and stays zero.
+    var values: [Double] = Array(repeating: 0, count: InstanceStore.valueStride)
+    var valueBase: [Int32] = []
+    var valueClass: [UInt8] = []
+    /// Per size class (`regionClass`), the start of the first free region
+    /// (0: none); each free region's first word holds the next one's start.
+    var freeRegion = SIMD4<Int32>(repeating: 0)
     var curves: [TimingCurve] = []
     var keys: [String] = []
     /// `keys[i].hashValue`, compared first when a layer's animations are
@@ -109,7 +177,13 @@ struct InstanceStore {
     var tags: [Int64] = []
     var callbacks: [HostCallback] = []
     var specs: [AnimationSpec?] = []
-    var extras: [InstanceExtra] = []
+    /// The global time of the add (or of the commit) when the begin time was
+    /// resolved there with no delay (NaN otherwise): the start's crossing, which
+    /// mapping the local begin time back through the layer's timing only
+    /// approximates (to a rounding).
+    var beginGlobal: [Double] = []
+    /// Fixed from/to matrices' decompositions (transform from/to animations).
+    var matrixEnds = SparseSlots<MatrixEnds>()
     var liveCount = 0
     /// Emptied snapshot arrays of finished transitions, reused by the next one
     /// (so re-adding transitions in a warm scene does not allocate).
@@ -118,29 +192,82 @@ struct InstanceStore {
     static let pooledSnapshotCapacity = 4096
     /// Run-time data of keyframe animations, by instance slot (nil for others).
     var keyframes: [KeyframeRuntime?] = []
-    /// Springs of spring animations, by instance slot (nil for others): apart
-    /// from the larger `extras` records, so the frame loop steps through 88
-    /// bytes per slot to reach them.
+    /// Springs of spring animations, by instance slot (nil for others): the
+    /// frame loop steps through 88 bytes per slot to reach them.
     var springs: [Spring?] = []
-    /// Transitions' run-time state, by instance slot (nil for others): apart
-    /// from `extras`, which then hold no reference and copy as plain bytes.
-    var transitions: [TransitionRuntime?] = []
+    /// Transitions' run-time state (transition animations only).
+    var transitions = SparseSlots<TransitionRuntime>()
 
+    /// The largest value region, in doubles (a 16-component transform's from,
+    /// to and by; a flat keyframe copy fits in it or is not made).
     static let valueStride = 64
+
+    /// The size class of a region of `words` doubles (0: 8, 1: 16, 2: 32,
+    /// 3: 64); nil above `valueStride`.
+    @inline(__always)
+    static func regionClass(_ words: Int) -> Int? {
+        words <= 8 ? 0 : words <= 16 ? 1 : words <= 32 ? 2 : words <= 64 ? 3 : nil
+    }
+
+    /// Gives slot `i` a value region of at least `words` doubles in place of
+    /// the one it had (none for 0); false, leaving the slot without values,
+    /// when `words` is above `valueStride` or the store is full. A reused
+    /// region keeps its old contents: only what is written is read (as when
+    /// a slot is reused).
+    @discardableResult
+    mutating func allocateValues(_ i: Int, words: Int) -> Bool {
+        releaseValues(i)
+        guard words > 0 else { return true }
+        guard let c = InstanceStore.regionClass(words) else { return false }
+        let size = 8 << c
+        let base: Int
+        let f = Int(freeRegion[c])
+        if f > 0 && f < values.count {
+            // The free regions of a class are linked through their first word.
+            base = f
+            freeRegion[c] = Int32(truncatingIfNeeded: Int64(bitPattern: values[f].bitPattern))
+        } else {
+            guard values.count &+ size < Int(Int32.max) else { return false }
+            base = values.count
+            values.append(contentsOf: repeatElement(0, count: size))
+        }
+        valueBase[i] = Int32(base)
+        valueClass[i] = UInt8(c)
+        return true
+    }
+
+    /// Returns slot `i`'s value region (if any) to its class's free list.
+    mutating func releaseValues(_ i: Int) {
+        let b = valueBase[i]
+        guard b > 0 else { return }
+        valueBase[i] = 0
+        let c = Int(valueClass[i] & 3)
+        values[Int(b)] = Double(bitPattern: UInt64(bitPattern: Int64(freeRegion[c])))
+        freeRegion[c] = b
+    }
+
+    /// The start of slot `i`'s value region.
+    @inline(__always)
+    func vbase(_ i: Int) -> Int { Int(valueBase[i]) }
 
     /// Capacity for `n` slots in every per-slot array.
     mutating func reserve(_ n: Int) {
         items.reserveCapacity(n)
-        values.reserveCapacity(n * InstanceStore.valueStride)
+        // (16 doubles per animation: the region of endpoints of up to five
+        // components; larger ones may still grow the array.)
+        values.reserveCapacity(InstanceStore.valueStride &+ n &* 16)
+        valueBase.reserveCapacity(n)
+        valueClass.reserveCapacity(n)
         curves.reserveCapacity(n)
         keys.reserveCapacity(n)
         keyHashes.reserveCapacity(n)
         tags.reserveCapacity(n)
         callbacks.reserveCapacity(n)
         specs.reserveCapacity(n)
-        extras.reserveCapacity(n)
+        beginGlobal.reserveCapacity(n)
+        matrixEnds.reserve(slots: n)
         springs.reserveCapacity(n)
-        transitions.reserveCapacity(n)
+        transitions.reserve(slots: n)
         keyframes.reserveCapacity(n)
     }
 
@@ -157,16 +284,18 @@ struct InstanceStore {
         guard items.count < ObjectID.maxIndex else { return nil }
         items.append(Instance())
         items[items.count - 1].alive = true
-        values.append(contentsOf: repeatElement(0, count: InstanceStore.valueStride))
+        valueBase.append(0)
+        valueClass.append(0)
         curves.append(.linear)
         keys.append("")
         keyHashes.append(0)
         tags.append(0)
         callbacks.append(HostCallback())
         specs.append(nil)
-        extras.append(InstanceExtra())
+        beginGlobal.append(.nan)
+        matrixEnds.appendSlot()
         springs.append(nil)
-        transitions.append(nil)
+        transitions.appendSlot()
         keyframes.append(nil)
         liveCount += 1
         return items.count - 1
@@ -182,17 +311,17 @@ struct InstanceStore {
         curves[i] = .linear
         callbacks[i] = HostCallback()
         if items[i].kind == .transition, var snap = transitions[i]?.snapshot {
-            transitions[i] = nil
+            transitions.set(i, nil)
             snap.removeAll(keepingCapacity: true)
             // Small pictures are reused; one transition of a huge subtree does
             // not keep its memory for the engine's lifetime.
             if snapshotPool.count < 64 && snap.capacity <= InstanceStore.pooledSnapshotCapacity { snapshotPool.append(snap) }
         }
         keyframes[i] = nil
-        if items[i].kind != .basic {
-            extras[i] = InstanceExtra()
-            springs[i] = nil
-        }
+        // (Whatever the kind: no pool entry outlives its slot.)
+        if transitions.has(i) { transitions.set(i, nil) }
+        if matrixEnds.has(i) { matrixEnds.set(i, nil) }
+        if items[i].kind != .basic { springs[i] = nil }
         if !retired { free.append(Int32(i)) }
         liveCount -= 1
     }
@@ -210,8 +339,9 @@ struct InstanceStore {
               items[i].interp == .linear, Int(items[i].components) == kf.track.components,
               kf.segmentCurves.isEmpty || !kf.track.usesSegmentTiming,
               kf.track.count <= Int(UInt8.max), kf.track.cycleStartKey == 0,
-              let flat = kf.track.flatLayout(capacity: InstanceStore.valueStride) else { return }
-        let base = i &* InstanceStore.valueStride
+              let flat = kf.track.flatLayout(capacity: InstanceStore.valueStride),
+              allocateValues(i, words: flat.data.count) else { return }
+        let base = vbase(i)
         for (k, x) in flat.data.enumerated() { values[base &+ k] = x }
         items[i].kfCount = UInt8(kf.track.count)
         items[i].kfCubic = flat.cubic
@@ -220,16 +350,18 @@ struct InstanceStore {
     @inline(__always)
     func value(_ i: Int, _ which: Int, _ n: Int) -> ValueBuffer {
         var v = ValueBuffer(count: n)
-        let base = i * InstanceStore.valueStride + which * n
-        for k in 0..<n { v[k] = values[base + k] }
+        let base = vbase(i) &+ which &* n
+        for k in 0..<n { v[k] = values[base &+ k] }
         return v
     }
 
     @inline(__always)
     mutating func setValue(_ i: Int, _ which: Int, _ v: ValueBuffer) {
         let n = v.count
-        let base = i * InstanceStore.valueStride + which * n
-        for k in 0..<n { values[base + k] = v[k] }
+        let base = vbase(i) &+ which &* n
+        // (Never into the shared zero region of slots without values.)
+        guard base >= InstanceStore.valueStride, base &+ n <= values.count else { return }
+        for k in 0..<n { values[base &+ k] = v[k] }
     }
 }
 

@@ -204,7 +204,7 @@ extension Engine {
         guard i < ProgramOp.maxInstance else { return false }
         let it = inst.items[i]
         guard it.interp == .linear, !it.additive, !it.cumulative else { return false }
-        let vb = i &* InstanceStore.valueStride
+        let vb = inst.vbase(i)
         switch it.kind {
         case .basic, .spring:
             guard it.mode == .fromTo else { return false }
@@ -228,7 +228,7 @@ extension Engine {
             guard kc >= 2, case let .block(off, c) = it.access, c == n,
                   programBlockTarget(i, off, c, &written) else { return false }
             let words = ProgramOp.keyframeWords(keys: kc, components: n, cubic: it.kfCubic)
-            guard words <= InstanceStore.valueStride else { return false }
+            guard words <= InstanceStore.valueStride, vb &+ words <= inst.values.count else { return false }
             appendHead(i, kind: ProgramOp.keyframe, count: n, target: off,
                        flags: it.kfCubic ? ProgramOp.cubic : 0, keys: kc)
             scratchProgram.append(Double(bitPattern: UInt64(truncatingIfNeeded: Int(it.kfSegment))))

@@ -149,7 +149,7 @@ extension Engine {
         // formula gives inf·0 (`basicOverflowed`). The track's loop only ever
         // sees values that overflow with a finite difference (an overshooting
         // timing function), which saturate; this keeps its cold branch small.
-        let vb = i &* InstanceStore.valueStride
+        let vb = inst.vbase(i)
         let mb = l &* LayerProperty.stride &+ off
         for k in 0..<c where !((toModel ? model[mb &+ k] : inst.values[vb &+ c &+ k]) - inst.values[vb &+ k]).isFinite {
             return nil
@@ -162,7 +162,7 @@ extension Engine {
         var off = 0, c = 0
         if case let .block(o, n) = it.access { off = o; c = n }
         var from = SIMD4<Double>.zero, to = SIMD4<Double>.zero
-        let vb = i * InstanceStore.valueStride
+        let vb = inst.vbase(i)
         let toModel = it.mode != .fromTo
         let mb = l &* LayerProperty.stride &+ off
         for k in 0..<c {

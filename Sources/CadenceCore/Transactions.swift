@@ -131,7 +131,7 @@ extension Engine {
                     inst.items[i].beginAtCommit = false
                     inst.items[i].timing.beginTime = localTime(l, global: now) + beginDelay(i)
                     inst.specs[i]?.timing.beginTime = inst.items[i].timing.beginTime
-                    if beginDelay(i) == 0 { inst.extras[i].beginGlobal = now }
+                    if beginDelay(i) == 0 { inst.beginGlobal[i] = now }
                 }
                 updateMembership(l)
                 markPresDirty(l)
