@@ -18,6 +18,8 @@ struct CompiledAnimation {
 
 extension Engine {
     static let maxGroupDepth = 32
+    /// Keys made for animations added without one: the prefix, then a number.
+    static let generatedKeyPrefix = "cadence.anim."
 
     // MARK: descriptions (cad_anim handles)
 
@@ -330,13 +332,19 @@ extension Engine {
             throw CadenceError(.outOfMemory, "too many attached animations")
         }
         let key: String
+        var generated = false
         if spec.kind == .transition {
             key = "transition"
         } else if let k = rawKey, !k.isEmpty {
             key = k
+            if !hostUsedGeneratedKeyForm && k.utf8.count > Engine.generatedKeyPrefix.utf8.count
+                && k.utf8.first == UInt8(ascii: "c") && k.hasPrefix(Engine.generatedKeyPrefix) {
+                hostUsedGeneratedKeyForm = true
+            }
         } else {
             sequence &+= 1
-            key = "cadence.anim.\(sequence)"
+            key = Engine.generatedKeyPrefix + "\(sequence)"
+            generated = true
         }
 
         // Capture the on-screen value before anything changes (the "none" row of §5.1).
@@ -371,7 +379,7 @@ extension Engine {
 
         // Replace an animation under the same key.
         let keyHash = key.hashValue  // once: also stored below
-        if let old = findInstance(layer: l, key: key, hash: keyHash) {
+        if !(generated && !hostUsedGeneratedKeyForm), let old = findInstance(layer: l, key: key, hash: keyHash) {
             // Membership and the dirty mark once, for the new animation, below;
             // but a transition's snapshot (below) evaluates every layer first,
             // which must not meet the layer's track entry of the animation
@@ -397,6 +405,7 @@ extension Engine {
         inst.specs[i] = consume spec
 
         // Link at the end of the layer's list.
+        animListVersion &+= 1
         let last = layerCold[l].lastAnim
         inst.items[i].prev = last
         if last >= 0 { inst.items[Int(last)].next = Int32(i) } else { layers[l].firstAnim = Int32(i) }
@@ -484,8 +493,9 @@ extension Engine {
     /// the animation under a key. (The round trip moved the layer's track
     /// entry to the end at every retarget, shuffling the track, and cost a
     /// second membership pass.)
-    func removeInstance(_ i: Int, reason: StopReason, membership: Bool = true) {
+    func removeInstance(_ i: Int, reason: StopReason, membership: Bool = true, recomputeMask: Bool = true) {
         let l = Int(inst.items[i].layer)
+        animListVersion &+= 1
         if !inst.items[i].finished {
             inst.items[i].finished = true
             emit(.stop, finished: false, instance: i, layer: l, time: now)
@@ -507,6 +517,8 @@ extension Engine {
             tx.awaiting.remove(at: k)
         }
         releaseTree(i)
+        // (`removeAllInstances` does the rest once for the whole list.)
+        guard recomputeMask else { return }
         // Properties no longer animated return to their model values.
         let oldMask = layers[l].animMask
         var m: UInt32 = 0
@@ -550,10 +562,21 @@ extension Engine {
         return m
     }
 
+    /// Removes every animation of layer `l`, in add order (their stop events
+    /// in that order), then does what `removeInstance` does after each once:
+    /// the properties they animated back to the model, the layer's place on
+    /// the tracks. (Once per animation, it walked the rest of the list each
+    /// time: O(n²) for n animations.)
     func removeAllInstances(layer l: Int, reason: StopReason) {
+        guard layers[l].firstAnim >= 0 else { return }
+        let oldMask = layers[l].animMask
         while layers[l].firstAnim >= 0 {
-            removeInstance(Int(layers[l].firstAnim), reason: reason)
+            removeInstance(Int(layers[l].firstAnim), reason: reason, membership: false, recomputeMask: false)
         }
+        layers[l].animMask = 0
+        resetFromModel(l, mask: oldMask)
+        updateMembership(l)
+        markPresDirty(l)
     }
 
     public func removeAnimation(layer layerID: UInt64, key: String) throws(CadenceError) {
@@ -577,12 +600,22 @@ extension Engine {
         let l = try requireLayer(layerID)
         let n = Int(layerCold[l].animCount)
         guard index >= 0, index < n else { throw .invalidArgument("index \(index) is out of range 0..<\(n)") }
+        // From the last answer when the list has not changed since and it is
+        // at or before `index` (a host listing keys 0, 1, 2, ... walks the
+        // list once), else from the start.
         var i = layers[l].firstAnim
         var k = 0
-        while k < index {
+        let c = keyCursor
+        if c.layer == l && c.version == animListVersion && c.index <= index && c.instance >= 0 {
+            i = Int32(c.instance)
+            k = c.index
+        }
+        while k < index && i >= 0 {
             i = inst.items[Int(i)].next
             k += 1
         }
+        guard i >= 0 else { throw .invalidArgument("index \(index) is out of range 0..<\(n)") }
+        keyCursor = (l, index, Int(i), animListVersion)
         return inst.keys[Int(i)]
     }
 

@@ -213,7 +213,7 @@ extension Engine {
             item.flags |= RenderItem.transitionOutgoing
             let idx = Int32(out.count)
             out.append(SnapshotItem(item: item, parent: parent, local: l == root ? .identity : localMatrix(l)))
-            let subs = sublayers[l]
+            let subs = liveSublayers(l)
             var k = subs.count - 1
             while k >= 0 {
                 scratchStack.append(subs[k])
@@ -382,7 +382,7 @@ extension Engine {
         scratchStack.removeAll(keepingCapacity: true)
         scratchStack.append(Int32(r))
         while let x = scratchStack.popLast() {
-            let subs = sublayers[Int(x)]
+            let subs = liveSublayers(Int(x))
             for c in subs {
                 let (k, d) = ownItemCount(Int(c))
                 n &+= k
@@ -472,7 +472,7 @@ extension Engine {
         var child = RenderFrame(layer: 0, next: 0, outIndex: -1, childFlags: 0, outgoing: -1,
                                 outgoingParent: -1, world: .identity, opacity: 1)
         outer: while let f = frames.popLast() {
-            let subs = sublayers[Int(f.layer)]
+            let subs = liveSublayers(Int(f.layer))
             var k = Int(f.next)
             // Rows 1-3 of a translated child's world are the parent's (SEMANTICS.md §2.2).
             let parentSublayerIdentity = layers[Int(f.layer)].presSublayerIdentity
@@ -1044,7 +1044,7 @@ extension Engine {
     @inline(never)
     func emitLayerGeneral(_ l: Int, parentOut: Int32, parentWorld: Transform3D, parentOpacity: Double, flags: UInt8,
                           out: inout MutableSpan<RenderItem>, n: inout Int, frame: inout RenderFrame) -> Bool {
-        let hasChildren = !sublayers[l].isEmpty
+        let hasChildren = layers[l].hasChildren
         var recompute = layers[l].geomDirty || layers[l].worldStale || layers[l].animatesGeometry || flags & TraversalEntry.parentRecomputed != 0
         let t = Int(layers[l].transition)
         let transitionShowing = t >= 0 && inst.transitions[t]?.visible == true

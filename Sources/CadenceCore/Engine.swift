@@ -62,6 +62,11 @@ struct LayerCold {
     /// shape's members, -1 when the layer has no program.
     var shape: Int32 = -1
     var shapeSlot: Int32 = -1
+    /// Where the layer sits in its superlayer's `sublayers` array (-1: a root).
+    var slotInParent: Int32 = -1
+    /// Entries of the layer's `sublayers` array left as -1 by removed
+    /// sublayers, dropped by `liveSublayers` (`compactSublayers`).
+    var sublayerHoles: Int32 = 0
 }
 
 /// A layer's public identity: `[type:2][salt:14][generation:20][index:28]`.
@@ -111,11 +116,24 @@ public final class Engine {
     var previousNow: Double = 0
     var tickCount: UInt64 = 0
     var sequence: UInt64 = 0
+    /// A key the host gave may equal a generated one ("cadence.anim.<n>"):
+    /// until then a generated key is unique and an add under it searches
+    /// nothing (adding n animations without keys to one layer stays linear).
+    var hostUsedGeneratedKeyForm = false
+    /// Changes whenever some layer's animation list changes: `animationKey(at:)`
+    /// continues from its last answer only while it is the same.
+    var animListVersion: UInt64 = 0
+    /// `animationKey(at:)`'s last answer: layer, index, instance, list version.
+    var keyCursor: (layer: Int, index: Int, instance: Int, version: UInt64) = (-1, 0, -1, 0)
 
     // MARK: layers
     var layers: [LayerRecord] = []
     var layerCold: [LayerCold] = []
     var freeLayers: [Int32] = []
+    /// Each layer's sublayers in order. Removing one leaves -1 in its place
+    /// (`detachFromParent`), so that removing k of n siblings costs O(k) and
+    /// not O(k·n); every reader goes through `liveSublayers`, which drops the
+    /// holes first.
     var sublayers: [[Int32]] = []
     /// Model and presentation property blocks, `LayerProperty.stride` doubles per layer.
     var model: [Double] = []
@@ -334,11 +352,13 @@ public final class Engine {
         let l = try requireLayer(id)
         removeAllInstances(layer: l, reason: .layerDestroyed)
         detachFromParent(l)
-        for c in sublayers[l] {
+        for c in liveSublayers(l) {
             layers[Int(c)].parent = -1
+            layerCold[Int(c)].slotInParent = -1
             layerMoved(Int(c))
         }
         sublayers[l].removeAll()
+        layerCold[l].sublayerHoles = 0
         layers[l].hasChildren = false
         actions[l] = []
         layers[l].alive = false
@@ -358,19 +378,45 @@ public final class Engine {
 
     public func sublayerIDs(of id: UInt64) throws(CadenceError) -> [UInt64] {
         let l = try requireLayer(id)
-        return sublayers[l].map { layerID(Int($0)) }
+        return liveSublayers(l).map { layerID(Int($0)) }
     }
 
     public func sublayerCount(of id: UInt64) throws(CadenceError) -> Int {
-        sublayers[try requireLayer(id)].count
+        let l = try requireLayer(id)
+        return sublayers[l].count &- Int(layerCold[l].sublayerHoles)
     }
 
     public func sublayer(of id: UInt64, at i: Int) throws(CadenceError) -> UInt64 {
         let l = try requireLayer(id)
-        guard i >= 0 && i < sublayers[l].count else {
-            throw .invalidArgument("index \(i) is out of range (the layer has \(sublayers[l].count) sublayers)")
+        let subs = liveSublayers(l)
+        guard i >= 0 && i < subs.count else {
+            throw .invalidArgument("index \(i) is out of range (the layer has \(subs.count) sublayers)")
         }
-        return layerID(Int(sublayers[l][i]))
+        return layerID(Int(subs[i]))
+    }
+
+    /// Layer `l`'s sublayers in order, without the holes removals left.
+    @inline(__always)
+    func liveSublayers(_ l: Int) -> [Int32] {
+        if layerCold[l].sublayerHoles != 0 { compactSublayers(l) }
+        return sublayers[l]
+    }
+
+    /// Drops the holes of `p`'s sublayers, keeping their order, and records
+    /// each sublayer's new place.
+    func compactSublayers(_ p: Int) {
+        let n = sublayers[p].count
+        var w = 0
+        for r in 0..<n {
+            let c = sublayers[p][r]
+            if c >= 0 {
+                if w != r { sublayers[p][w] = c }
+                layerCold[Int(c)].slotInParent = Int32(w)
+                w &+= 1
+            }
+        }
+        sublayers[p].removeLast(n &- w)
+        layerCold[p].sublayerHoles = 0
     }
 
     func isAncestor(_ a: Int, of l: Int) -> Bool {
@@ -387,7 +433,7 @@ public final class Engine {
     public func addSublayer(_ parentID: UInt64, _ childID: UInt64) throws(CadenceError) {
         let p = try requireLayer(parentID, "parent")
         let c = try requireLayer(childID, "child")
-        var count = sublayers[p].count
+        var count = sublayers[p].count &- Int(layerCold[p].sublayerHoles)
         if layers[c].parent == Int32(p) { count -= 1 }
         try insertSublayer(parentID, childID, at: count)
     }
@@ -398,16 +444,26 @@ public final class Engine {
         let p = try requireLayer(parentID, "parent")
         let c = try requireLayer(childID, "child")
         guard p != c else { throw .invalidArgument("child is the same layer as parent (a layer cannot contain itself)") }
-        guard !isAncestor(c, of: p) else {
+        // (A layer without sublayers is no layer's ancestor: attaching leaves,
+        // as building a deep chain does, walks nothing.)
+        guard !layers[c].hasChildren || !isAncestor(c, of: p) else {
             throw .invalidArgument("child is an ancestor of parent; adding it would make a cycle in the layer tree")
         }
-        var count = sublayers[p].count
+        var count = sublayers[p].count &- Int(layerCold[p].sublayerHoles)
         if layers[c].parent == Int32(p) { count -= 1 }
         guard index >= 0, index <= count else {
             throw .invalidArgument("index \(index) is out of range 0...\(count)")
         }
         detachFromParent(c)
-        sublayers[p].insert(Int32(c), at: index)
+        if index == count {
+            // At the end (adding a sublayer): after the holes too.
+            layerCold[c].slotInParent = Int32(sublayers[p].count)
+            sublayers[p].append(Int32(c))
+        } else {
+            if layerCold[p].sublayerHoles != 0 { compactSublayers(p) }
+            sublayers[p].insert(Int32(c), at: index)
+            for k in index..<sublayers[p].count { layerCold[Int(sublayers[p][k])].slotInParent = Int32(k) }
+        }
         layers[p].hasChildren = true
         layers[c].parent = Int32(p)
         // The parent may have been a leaf, whose world matrix is not kept.
@@ -422,10 +478,32 @@ public final class Engine {
         layerMoved(l)
     }
 
+    /// Takes `l` out of its superlayer's sublayers: its entry becomes a hole
+    /// (O(1)); the array is compacted when half of it is holes, or by the
+    /// next reader.
     func detachFromParent(_ l: Int) {
         let p = Int(layers[l].parent)
         guard p >= 0 else { return }
-        if let i = sublayers[p].firstIndex(of: Int32(l)) { sublayers[p].remove(at: i) }
+        let s = Int(layerCold[l].slotInParent)
+        var k = -1
+        if s >= 0 && s < sublayers[p].count && sublayers[p][s] == Int32(l) {
+            k = s
+        } else if let i = sublayers[p].firstIndex(of: Int32(l)) {
+            k = i   // (not reached: the slot is kept up to date)
+        }
+        if k >= 0 {
+            sublayers[p][k] = -1
+            layerCold[p].sublayerHoles &+= 1
+        }
+        layerCold[l].slotInParent = -1
+        let n = sublayers[p].count
+        let holes = Int(layerCold[p].sublayerHoles)
+        if holes == n {
+            sublayers[p].removeAll(keepingCapacity: true)
+            layerCold[p].sublayerHoles = 0
+        } else if holes > 16 && holes &* 2 > n {
+            compactSublayers(p)
+        }
         layers[p].hasChildren = !sublayers[p].isEmpty
         layers[l].parent = -1
     }
@@ -458,7 +536,7 @@ public final class Engine {
                 if layers[l].timeIdentity { simpleAnims[si].flags2 |= SimpleAnim.timeIdentity } else { simpleAnims[si].flags2 &= ~SimpleAnim.timeIdentity }
             }
             if layerCold[l].animCount > 0 { markPresDirty(l) }
-            scratchStack.append(contentsOf: sublayers[l])
+            scratchStack.append(contentsOf: liveSublayers(l))
         }
     }
 

@@ -1,0 +1,253 @@
+import Testing
+@testable import CadenceCore
+
+/// Edits whose cost must not grow with the size of what they edit: sublayer
+/// removal (holes in the sublayer array, `detachFromParent`), attaching a
+/// leaf (no ancestor walk), adding animations without keys (no key search),
+/// removing all of a layer's animations at once, and listing keys by index
+/// (`animationKey(at:)` continuing from its last answer). These check that
+/// the results are what a plain model of the tree and the lists says.
+@Suite("Tree and animation-list edits agree with a plain model")
+struct TreeAndListEditTests {
+    /// The tree as a host would keep it: parents and ordered children.
+    struct PlainTree {
+        var parent: [UInt64: UInt64] = [:]
+        var children: [UInt64: [UInt64]] = [:]
+        var live: [UInt64] = []
+
+        func isAncestor(_ a: UInt64, of l: UInt64) -> Bool {
+            var p = parent[l]
+            while let x = p {
+                if x == a { return true }
+                p = parent[x]
+            }
+            return false
+        }
+
+        mutating func detach(_ c: UInt64) {
+            if let p = parent[c] {
+                children[p]?.removeAll { $0 == c }
+                parent[c] = nil
+            }
+        }
+
+        func preorder(_ r: UInt64) -> [UInt64] {
+            var out: [UInt64] = [r]
+            for c in children[r] ?? [] { out += preorder(c) }
+            return out
+        }
+    }
+
+    func expectSame(_ e: Engine, _ t: PlainTree, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for l in t.live {
+            #expect(try e.superlayer(of: l) == (t.parent[l] ?? 0), sourceLocation: sourceLocation)
+            let want = t.children[l] ?? []
+            #expect(try e.sublayerCount(of: l) == want.count, sourceLocation: sourceLocation)
+            #expect(try e.sublayerIDs(of: l) == want, sourceLocation: sourceLocation)
+            for (i, c) in want.enumerated() where i % 7 == 0 {
+                #expect(try e.sublayer(of: l, at: i) == c, sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    func renderOrder(_ e: Engine, _ root: UInt64) throws -> [UInt64] {
+        var buf = [RenderItem](repeating: RenderItem(), count: 1024)
+        var span = buf.mutableSpan
+        let n = try e.renderList(root: root, into: &span)
+        return buf.prefix(n).map(\.layer)
+    }
+
+    @Test("random inserts, moves, removals and destructions: sublayers, superlayers and render order as the plain tree")
+    func sublayerEdits() throws {
+        let e = Engine(salt: 21)
+        var g = SplitMix64(seed: 0x5EED)
+        var t = PlainTree()
+        try e.tick(0)
+        // A few wide parents (holes, compaction), the rest joining and leaving them.
+        for _ in 0..<240 {
+            let l = try e.createLayer()
+            t.live.append(l)
+            t.children[l] = []
+        }
+        let hubs = Array(t.live.prefix(4))
+        for (k, l) in t.live.enumerated() where k >= 4 {
+            let p = hubs[k % 4]
+            try e.addSublayer(p, l)
+            t.parent[l] = p
+            t.children[p]!.append(l)
+        }
+        try expectSame(e, t)
+        for step in 0..<1500 {
+            let c = t.live[g.int(0...(t.live.count - 1))]
+            switch g.int(0...9) {
+            case 0...2:
+                // Remove from its superlayer.
+                try e.removeFromSuperlayer(c)
+                t.detach(c)
+            case 3:
+                // Destroy; its sublayers become roots; a new layer joins a hub.
+                try e.destroyLayer(c)
+                t.detach(c)
+                for s in t.children[c] ?? [] { t.parent[s] = nil }
+                t.children[c] = nil
+                t.live.removeAll { $0 == c }
+                let n = try e.createLayer()
+                t.live.append(n)
+                t.children[n] = []
+                let p = hubs[g.int(0...3)]
+                if t.live.contains(p) {
+                    try e.addSublayer(p, n)
+                    t.parent[n] = p
+                    t.children[p]!.append(n)
+                }
+            case 4...6:
+                // Add at the end of a hub or of any layer (a cycle is refused).
+                let p = g.int(0...1) == 0 ? hubs[g.int(0...3)] : t.live[g.int(0...(t.live.count - 1))]
+                guard t.live.contains(p) else { continue }
+                if p == c || t.isAncestor(c, of: p) {
+                    expectStatus(.invalidArgument) { () throws(CadenceError) in try e.addSublayer(p, c) }
+                } else {
+                    try e.addSublayer(p, c)
+                    t.detach(c)
+                    t.parent[c] = p
+                    t.children[p]!.append(c)
+                }
+            default:
+                // Insert at an index (counted without c when it is already there).
+                let p = hubs[g.int(0...3)]
+                guard t.live.contains(p), p != c, !t.isAncestor(c, of: p) else { continue }
+                let count = (t.children[p] ?? []).filter { $0 != c }.count
+                let i = g.int(0...count)
+                try e.insertSublayer(p, c, at: i)
+                t.detach(c)
+                t.parent[c] = p
+                t.children[p]!.insert(c, at: i)
+            }
+            if step % 25 == 0 {
+                try expectSame(e, t)
+                for r in t.live where t.parent[r] == nil {
+                    #expect(try renderOrder(e, r) == t.preorder(r), "step \(step)")
+                }
+            }
+        }
+        try expectSame(e, t)
+    }
+
+    @Test("a chain built top down and bottom up, and a cycle refused at any depth")
+    func chains() throws {
+        let e = Engine(salt: 22)
+        var down: [UInt64] = [try e.createLayer()]
+        for _ in 0..<300 {
+            let l = try e.createLayer()
+            try e.addSublayer(down.last!, l)
+            down.append(l)
+        }
+        var up: [UInt64] = [try e.createLayer()]
+        for _ in 0..<300 {
+            let l = try e.createLayer()
+            try e.addSublayer(l, up.last!)
+            up.append(l)
+        }
+        for k in [1, 150, 300] {
+            #expect(try e.superlayer(of: down[k]) == down[k - 1])
+            #expect(try e.superlayer(of: up[k - 1]) == up[k])
+            // The top of each chain under its bottom: a cycle.
+            expectStatus(.invalidArgument) { () throws(CadenceError) in try e.addSublayer(down[k], down[0]) }
+            expectStatus(.invalidArgument) { () throws(CadenceError) in try e.addSublayer(up[300 - k], up[300]) }
+        }
+        // A leaf under another chain's leaf: allowed.
+        try e.addSublayer(up[0], down[300])
+        #expect(try e.superlayer(of: down[300]) == up[0])
+        #expect(try renderOrder(e, up[300]).count == 301 + 1)
+    }
+
+    @Test("animations without keys get distinct keys, listed in order by index; remove all stops them in add order")
+    func anonymousAnimations() throws {
+        let e = Engine(salt: 23)
+        try e.tick(0)
+        let l = try e.createLayer()
+        try e.set(layer: l, "zPosition", [5])
+        try e.tick(1)
+        _ = Observed.events(e)
+        let n = 600
+        for k in 0..<n {
+            var s = try AnimationSpec(kind: .basic, keyPath: k % 2 == 0 ? "zPosition" : "position")
+            let x = Double(k)
+            try s.setEndpoint(.from, ValueBuffer(k % 2 == 0 ? [x] : [x, 0]))
+            try s.setEndpoint(.to, ValueBuffer(k % 2 == 0 ? [x + 100] : [x, 200]))
+            s.timing.duration = 10
+            s.tag = Int64(k)
+            try e.addAnimation(layer: l, spec: s, key: nil)
+        }
+        let keys = try e.animationKeys(layer: l)
+        #expect(keys.count == n && Set(keys).count == n)
+        #expect(keys.allSatisfy { $0.hasPrefix(Engine.generatedKeyPrefix) })
+        // By index, in order (the cursor), then backwards and at random (from the start).
+        for i in 0..<n { #expect(try e.animationKey(layer: l, at: i) == keys[i]) }
+        for i in stride(from: n - 1, through: 0, by: -37) { #expect(try e.animationKey(layer: l, at: i) == keys[i]) }
+        // After a change to the list the cursor is not used.
+        _ = try e.animationKey(layer: l, at: 10)
+        try e.removeAnimation(layer: l, key: keys[3])
+        #expect(try e.animationKey(layer: l, at: 10) == keys[11])
+        #expect(try e.animationKey(layer: l, at: 2) == keys[2])
+        // Half way at t = 1 + 5, the last added of each property wins (§5.2,
+        // replacing): zPosition 598 + 100/2, position (599, 200/2).
+        try e.tick(6)
+        #expect(near(try e.presentation(layer: l, "zPosition")[0], 648))
+        #expect(near(try e.presentation(layer: l, "position"), [599, 100]))
+        _ = Observed.events(e)
+        try e.removeAllAnimations(layer: l)
+        #expect(try e.animationCount(layer: l) == 0)
+        #expect(try e.presentation(layer: l, "zPosition") == [5])
+        #expect(try e.presentation(layer: l, "position") == [0, 0])
+        try e.tick(7)
+        var tags: [Int64] = []
+        while let ev = try? e.pollEvent() {
+            #expect(ev.kind == .stop && !ev.finished)
+            tags.append(ev.tag)
+        }
+        #expect(tags == (0..<n).filter { $0 != 3 }.map(Int64.init))
+        // The layer animates again afterwards (its place on the tracks was updated).
+        var s = try AnimationSpec(kind: .basic, keyPath: "zPosition")
+        try s.setEndpoint(.from, ValueBuffer([0]))
+        try s.setEndpoint(.to, ValueBuffer([10]))
+        s.timing.duration = 2
+        try e.addAnimation(layer: l, spec: s, key: nil)
+        try e.tick(8)
+        #expect(near(try e.presentation(layer: l, "zPosition")[0], 5))
+    }
+
+    @Test("a host key of the generated form is still replaced by the animation generated under it")
+    func hostKeyInGeneratedForm() throws {
+        let e = Engine(salt: 24)
+        try e.tick(0)
+        let l = try e.createLayer()
+        func spec(_ to: Double, tag: Int64) throws -> AnimationSpec {
+            var s = try AnimationSpec(kind: .basic, keyPath: "zPosition")
+            try s.setEndpoint(.from, ValueBuffer([0]))
+            try s.setEndpoint(.to, ValueBuffer([to]))
+            s.timing.duration = 1
+            s.tag = tag
+            return s
+        }
+        try e.addAnimation(layer: l, spec: try spec(10, tag: 1), key: nil)
+        // The key the next add without a key will make: the prefix and the
+        // sequence number after this add's own (each add takes one number for
+        // its add order, and a generated key one more).
+        let next = Engine.generatedKeyPrefix + "\(e.sequence + 2)"
+        try e.addAnimation(layer: l, spec: try spec(20, tag: 2), key: next)
+        #expect(try e.animationCount(layer: l) == 2)
+        try e.addAnimation(layer: l, spec: try spec(40, tag: 3), key: nil)
+        // Replaced: two animations, the last under the host's key, and a stop
+        // (not finished) for the one it replaced.
+        #expect(try e.animationCount(layer: l) == 2)
+        #expect(try e.animationKeys(layer: l).last == next)
+        try e.tick(0.5)
+        var stopped: [Int64] = []
+        while let ev = try? e.pollEvent() {
+            if ev.kind == .stop { stopped.append(ev.tag) }
+        }
+        #expect(stopped == [2])
+        #expect(near(try e.presentation(layer: l, "zPosition")[0], 20))
+    }
+}
