@@ -16,6 +16,12 @@
  *    (Core Animation's is per thread): keep begin ... commit on one thread.
  *    Callbacks run on the thread that called cad_engine_tick or
  *    cad_transaction_commit, with no engine lock held.
+ *  - Memory: CAD_ERR_OUT_OF_MEMORY (and NULL from cad_engine_create) report the
+ *    library's own limits (2^28 - 1 layers, descriptions and attached animations per
+ *    engine; 16383 engines). Memory the system refuses ends the process, as in a
+ *    C++ library built without exceptions: Swift cannot report a failed allocation.
+ *    A host that must survive it bounds its scene (or runs the engine in a process
+ *    of its own).
  */
 #ifndef CADENCE_H
 #define CADENCE_H
@@ -71,6 +77,7 @@ enum {
   CAD_ERR_NOT_FOUND = -6,
   /* Read-only attached animation, from+to+by all set, unbalanced commit, wrong animation kind, no open transaction. */
   CAD_ERR_INVALID_STATE = -7,
+  /* The library's own limits: 2^28 - 1 layers, descriptions or attached animations in one engine. (Memory the system refuses ends the process.) */
   CAD_ERR_OUT_OF_MEMORY = -8
 };
 
@@ -281,9 +288,11 @@ CAD_API uint32_t cad_sizeof_event(void);
 /* ---- Engine and time ---- */
 
 /*
- * Creates an engine. Returns NULL when out of memory or when 16383 engines
- * are alive at once (each live engine stamps a distinct 14-bit value into its
- * handles, so handles of one engine are never valid in another).
+ * Creates an engine. Returns NULL when 16383 engines are alive at once (each
+ * live engine stamps a distinct 14-bit value into its handles, so handles of
+ * one engine are never valid in another): the library's limit, its "out of
+ * memory". Memory the system refuses ends the process (see the header's
+ * conventions).
  */
 CAD_API cad_engine *cad_engine_create(void);
 

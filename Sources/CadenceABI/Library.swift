@@ -49,9 +49,11 @@ import Glibc
 
 // MARK: Engine and time
 
-/// Creates an engine. Returns NULL when out of memory or when 16383 engines
-/// are alive at once (each live engine stamps a distinct 14-bit value into its
-/// handles, so handles of one engine are never valid in another).
+/// Creates an engine. Returns NULL when 16383 engines are alive at once (each
+/// live engine stamps a distinct 14-bit value into its handles, so handles of
+/// one engine are never valid in another): the library's limit, its "out of
+/// memory". Memory the system refuses ends the process (see the header's
+/// conventions).
 @c public func cad_engine_create() -> OpaquePointer? {
     guard let salt = saltPool.withLock({ $0.acquire() }) else {
         errorSlot.set("cad_engine_create: 16383 engines are alive; destroy one first")

@@ -40,6 +40,7 @@ public enum cad_anonymous_status: Int32 {
     case CAD_ERR_NOT_FOUND = -6
     /// Read-only attached animation, from+to+by all set, unbalanced commit, wrong animation kind, no open transaction.
     case CAD_ERR_INVALID_STATE = -7
+    /// The library's own limits: 2^28 - 1 layers, descriptions or attached animations in one engine. (Memory the system refuses ends the process.)
     case CAD_ERR_OUT_OF_MEMORY = -8
 }
 
