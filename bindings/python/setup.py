@@ -4,7 +4,10 @@ All metadata is in pyproject.toml. When cadence/libcadence.so (or .dylib/.dll)
 exists at build time it is packaged (package-data), and the wheel must then not
 claim to be pure Python: this marks it ``py3-none-<platform>``.
 """
+import atexit
 import os
+import shutil
+import tempfile
 
 from setuptools import setup
 
@@ -35,4 +38,12 @@ if BUNDLED:
 
         cmdclass["bdist_wheel"] = bdist_wheel
 
-setup(cmdclass=cmdclass)
+# Build in a fresh directory outside the checkout: nothing is written into
+# bindings/python (a read-only or shared checkout installs), and no earlier
+# build's files (a library copied in before and since removed) are packaged
+# again from a stale build/.
+SCRATCH = tempfile.mkdtemp(prefix="cadence-build-")
+atexit.register(shutil.rmtree, SCRATCH, True)
+setup(cmdclass=cmdclass,
+      options={"build": {"build_base": os.path.join(SCRATCH, "build")},
+               "egg_info": {"egg_base": SCRATCH}})
