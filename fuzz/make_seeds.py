@@ -385,6 +385,25 @@ def seeds():
     e.op("CHECKED").eng(0).u8(OPS["SET"]).eng(0).stale_layer().kp("opacity").value([0.5])
     e.verify()
     out["macros"] = e
+
+    # Sublayer removals leave holes that readers compact: 31 sublayers of one
+    # layer, 20 removed (past the compaction threshold) and some put back at
+    # indices, with renders, listings and a destroy in between.
+    e = Enc().create_layers(32)
+    for c in range(1, 32):
+        e.add_sublayer(0, c)
+    e.tick(1)
+    for c in range(1, 21):
+        e.op("REMOVE_FROM_SUPERLAYER").eng(0).layer(c)
+        if c % 7 == 0:
+            e.render(0)
+    e.op("SUBLAYERS").eng(0).layer(0).count(8).u8(1)
+    for c in (3, 5, 9, 2):
+        e.op("INSERT_SUBLAYER").eng(0).layer(0).layer(c).u8(c)
+    e.add_sublayer(25, 26).add_sublayer(26, 27)
+    e.op("LAYER_DESTROY").eng(0).layer(24)
+    e.render(0).frame(6).verify()
+    out["sublayer-holes"] = e
     return out
 
 

@@ -174,7 +174,7 @@ func cEvent(_ ev: Event) -> cad_event {
 /// Optional: storage grows as needed without it, also past the reservation.
 /// Never shrinks; counts at or below what the engine holds change nothing.
 /// Each count in 0...1048576, else CAD_ERR_INVALID_ARGUMENT (the limits
-/// reserve about 2.5 GB of address space, which the system commits only as
+/// reserve about 2.3 GB of address space, which the system commits only as
 /// the scene fills it; as for any growth of the engine's storage, memory the
 /// system refuses ends the process).
 @c public func cad_engine_reserve(_ e: OpaquePointer?, _ layers: Int32, _ animations: Int32) -> cad_status {

@@ -1015,14 +1015,14 @@ extension Engine {
                 layers[l].geomDirty = false
                 cacheWorld[l] = world
                 layers[l].worldStale = false
-                if hasChildren { worldD[l] = w }
+                if hasChildren { worldD.set(l, w) }
             }
             // Read after the world is computed, so the copy goes from the
             // cache to the output without living across the product.
             item = RenderItem(cache[l], world: world)
         } else {
             item = RenderItem(cache[l], world: cacheWorld[l])
-            if hasChildren { frame.world = worldD[l] }
+            if hasChildren { frame.world = worldD[l] ?? .identity }
         }
         item.parent = parentOut
         if flags & TraversalEntry.incoming != 0 { item.flags |= RenderItem.transitionIncoming }
@@ -1055,9 +1055,9 @@ extension Engine {
             cacheWorld[l] = w.float16
             layers[l].geomDirty = false
             layers[l].worldStale = false
-            if hasChildren { worldD[l] = w }
+            if hasChildren { worldD.set(l, w) }
         } else if hasChildren {
-            w = worldD[l]
+            w = worldD[l] ?? .identity
         }
         let ownOpacity = Double(cache[l].opacity)
         var wo = parentOpacity * ownOpacity

@@ -88,6 +88,7 @@ struct MatrixEnds: SparseSlotValue {
 }
 
 extension TransitionRuntime: SparseSlotValue {}
+extension Transform3D: SparseSlotValue {}
 
 /// A value that a `SparseSlots` table holds for a few slots only.
 protocol SparseSlotValue {
@@ -104,6 +105,7 @@ struct SparseSlots<Value: SparseSlotValue> {
     private var free: [Int32] = []
 
     var slotCount: Int { index.count }
+    var slotCapacity: Int { index.capacity }
     /// Entries present.
     var presentCount: Int { pool.count - free.count }
     /// Entries made (present or free for reuse).

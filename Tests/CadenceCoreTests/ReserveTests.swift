@@ -12,7 +12,7 @@ struct ReserveTests {
         try e.reserve(layers: 1000, animations: 700)
         #expect(e.layers.capacity >= 1000 && e.layerCold.capacity >= 1000 && e.cache.capacity >= 1000)
         #expect(e.model.capacity >= 1000 * LayerProperty.stride && e.pres.capacity >= 1000 * LayerProperty.stride)
-        #expect(e.worldD.capacity >= 1000 && e.actions.capacity >= 1000 && e.sublayers.capacity >= 1000)
+        #expect(e.worldD.slotCapacity >= 1000 && e.actions.capacity >= 1000 && e.sublayers.capacity >= 1000)
         #expect(e.inst.items.capacity >= 700 && e.inst.specs.capacity >= 700 && e.inst.beginGlobal.capacity >= 700)
         #expect(e.inst.values.capacity >= 700 * 16 && e.inst.valueBase.capacity >= 700)
         let before = e.layers.capacity
