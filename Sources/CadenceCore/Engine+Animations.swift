@@ -420,7 +420,11 @@ extension Engine {
             layers[l].geomDirty = true
         }
         if inTx {
+            if tx.awaiting.count > 64 && tx.awaiting.count > 2 &* tx.awaitingLive {
+                tx.awaiting.removeAll { !inst.items[Int($0)].alive || !inst.items[Int($0)].awaitingCommit }
+            }
             tx.awaiting.append(Int32(i))
+            tx.awaitingLive += 1
         }
         if register { registerWithTransaction(i) }
         updateMembership(l)
@@ -513,14 +517,25 @@ extension Engine {
             layers[l].geomDirty = true
             transitionItemBound -= (inst.transitions[i]?.snapshot.count ?? 0) + 1
         }
-        if inst.items[i].awaitingCommit, let k = tx.awaiting.firstIndex(of: Int32(i)) {
-            tx.awaiting.remove(at: k)
+        if inst.items[i].awaitingCommit {
+            // Its entry in `tx.awaiting` stays (removing it cost O(pending) per
+            // removal): the commit skips it, its slot being free or, reused by a
+            // later add with an entry of its own, done by then. `attach` drops
+            // the stale entries when they are most of the list.
+            inst.items[i].awaitingCommit = false
+            tx.awaitingLive -= 1
         }
         releaseTree(i)
-        // (`removeAllInstances` does the rest once for the whole list.)
+        // (`removeAllInstances` and the tick's removal of finished animations
+        // do the rest once per layer: `afterRemovals`.)
         guard recomputeMask else { return }
-        // Properties no longer animated return to their model values.
-        let oldMask = layers[l].animMask
+        afterRemovals(l, oldMask: layers[l].animMask, membership: membership)
+    }
+
+    /// After animations of layer `l` were removed (`oldMask`: its animated
+    /// properties before): the mask of those left, the properties no longer
+    /// animated back to their model values, the layer's place on the tracks.
+    func afterRemovals(_ l: Int, oldMask: UInt32, membership: Bool = true) {
         var m: UInt32 = 0
         var j = layers[l].firstAnim
         while j >= 0 {
@@ -573,10 +588,7 @@ extension Engine {
         while layers[l].firstAnim >= 0 {
             removeInstance(Int(layers[l].firstAnim), reason: reason, membership: false, recomputeMask: false)
         }
-        layers[l].animMask = 0
-        resetFromModel(l, mask: oldMask)
-        updateMembership(l)
-        markPresDirty(l)
+        afterRemovals(l, oldMask: oldMask)
     }
 
     public func removeAnimation(layer layerID: UInt64, key: String) throws(CadenceError) {

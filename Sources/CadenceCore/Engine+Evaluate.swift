@@ -829,9 +829,25 @@ extension Engine {
                 k += 1
             }
         }
-        for x in scratchRemove {
-            let i = Int(x)
-            if inst.items[i].alive && inst.items[i].group < 0 { removeInstance(i, reason: .finished) }
+        // Finished animations, once per layer after the last of its run (a
+        // layer's are next to each other: layers are evaluated one by one).
+        // One at a time, each removal walked the layer's remaining list: a
+        // layer with k animations ending together cost O(k²).
+        var k = 0
+        while k < scratchRemove.count {
+            let i = Int(scratchRemove[k])
+            k &+= 1
+            guard inst.items[i].alive && inst.items[i].group < 0 else { continue }
+            let l = Int(inst.items[i].layer)
+            let oldMask = layers[l].animMask
+            removeInstance(i, reason: .finished, membership: false, recomputeMask: false)
+            while k < scratchRemove.count {
+                let j = Int(scratchRemove[k])
+                guard inst.items[j].alive, inst.items[j].group < 0, Int(inst.items[j].layer) == l else { break }
+                removeInstance(j, reason: .finished, membership: false, recomputeMask: false)
+                k &+= 1
+            }
+            afterRemovals(l, oldMask: oldMask)
         }
         ensureDirtyPresentations()
         for x in newLayers where Int(x) < layers.count { layerCold[Int(x)].isNew = false }

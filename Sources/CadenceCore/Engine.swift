@@ -62,11 +62,11 @@ struct LayerCold {
     /// shape's members, -1 when the layer has no program.
     var shape: Int32 = -1
     var shapeSlot: Int32 = -1
-    /// Where the layer sits in its superlayer's `sublayers` array (-1: a root).
-    var slotInParent: Int32 = -1
     /// Entries of the layer's `sublayers` array left as -1 by removed
-    /// sublayers, dropped by `liveSublayers` (`compactSublayers`).
+    /// sublayers, dropped by `liveSublayers` (`compactSublayers`), and the
+    /// first of them (valid while there are some).
     var sublayerHoles: Int32 = 0
+    var firstHole: Int32 = 0
 }
 
 /// A layer's public identity: `[type:2][salt:14][generation:20][index:28]`.
@@ -135,6 +135,10 @@ public final class Engine {
     /// not O(k·n); every reader goes through `liveSublayers`, which drops the
     /// holes first.
     var sublayers: [[Int32]] = []
+    /// Where each layer sits in its superlayer's `sublayers` array (-1: a
+    /// root). Apart from `layerCold`, four bytes per layer, so that
+    /// renumbering the siblings after an insert reads a dense array.
+    var slotInParent: [Int32] = []
     /// Model and presentation property blocks, `LayerProperty.stride` doubles per layer.
     var model: [Double] = []
     var pres: [Double] = []
@@ -286,6 +290,7 @@ public final class Engine {
             layers.reserveCapacity(n)
             layerCold.reserveCapacity(n)
             sublayers.reserveCapacity(n)
+            slotInParent.reserveCapacity(n)
             model.reserveCapacity(n * LayerProperty.stride)
             pres.reserveCapacity(n * LayerProperty.stride)
             modelContents.reserveCapacity(n)
@@ -311,6 +316,7 @@ public final class Engine {
             layers.append(LayerRecord())
             layerCold.append(LayerCold())
             sublayers.append([])
+            slotInParent.append(-1)
             model.append(contentsOf: LayerProperty.defaultBlock)
             pres.append(contentsOf: LayerProperty.defaultBlock)
             modelContents.append(0)
@@ -324,11 +330,19 @@ public final class Engine {
         let gen = layers[idx].generation
         sequence &+= 1
         layers[idx] = LayerRecord()
+        // The slot's program region (kept by the destroyed layer for the next
+        // program that fits) stays with the slot: a layer made and destroyed
+        // again and again reuses it instead of appending a region each time
+        // (and compacting the store, a pass over every layer slot, every few
+        // thousand words).
+        let region = (layerCold[idx].programStart, layerCold[idx].programCap)
         layerCold[idx] = LayerCold()
+        (layerCold[idx].programStart, layerCold[idx].programCap) = region
         layers[idx].generation = gen
         layers[idx].alive = true
         layerCold[idx].creationSeq = sequence
         sublayers[idx].removeAll(keepingCapacity: true)
+        slotInParent[idx] = -1
         let base = idx * LayerProperty.stride
         for k in 0..<LayerProperty.stride {
             model[base + k] = LayerProperty.defaultBlock[k]
@@ -356,7 +370,7 @@ public final class Engine {
         detachFromParent(l)
         for c in liveSublayers(l) {
             layers[Int(c)].parent = -1
-            layerCold[Int(c)].slotInParent = -1
+            slotInParent[Int(c)] = -1
             layerMoved(Int(c))
         }
         sublayers[l].removeAll()
@@ -405,20 +419,51 @@ public final class Engine {
         return sublayers[l]
     }
 
+    /// Records the place of `p`'s sublayers from position `k` on.
+    func renumberSublayers(_ p: Int, from k: Int) {
+        var subs: [Int32] = []
+        swap(&subs, &sublayers[p])
+        var slots: [Int32] = []
+        swap(&slots, &slotInParent)
+        do {
+            let ss = subs.span
+            var sl = slots.mutableSpan
+            for j in Swift.max(k, 0)..<ss.count {
+                let x = Int(ss[j])
+                if x >= 0 && x < sl.count { sl[x] = Int32(j) }
+            }
+        }
+        swap(&slots, &slotInParent)
+        swap(&subs, &sublayers[p])
+    }
+
     /// Drops the holes of `p`'s sublayers, keeping their order, and records
     /// each sublayer's new place.
     func compactSublayers(_ p: Int) {
-        let n = sublayers[p].count
-        var w = 0
-        for r in 0..<n {
-            let c = sublayers[p][r]
-            if c >= 0 {
-                if w != r { sublayers[p][w] = c }
-                layerCold[Int(c)].slotInParent = Int32(w)
-                w &+= 1
+        // The array and the slots moved out, so that the loop works on two
+        // spans (no uniqueness check of the nested array per element).
+        var subs: [Int32] = []
+        swap(&subs, &sublayers[p])
+        var slots: [Int32] = []
+        swap(&slots, &slotInParent)
+        let n = subs.count
+        // Entries before the first hole stay where they are.
+        var w = Swift.min(Swift.max(Int(layerCold[p].firstHole), 0), n)
+        do {
+            var ss = subs.mutableSpan
+            var sl = slots.mutableSpan
+            for r in w..<n {
+                let c = Int(ss[r])
+                if c >= 0 && c < sl.count {
+                    ss[w] = Int32(c)
+                    sl[c] = Int32(w)
+                    w &+= 1
+                }
             }
         }
-        sublayers[p].removeLast(n &- w)
+        subs.removeLast(n &- w)
+        swap(&slots, &slotInParent)
+        swap(&subs, &sublayers[p])
         layerCold[p].sublayerHoles = 0
     }
 
@@ -460,12 +505,21 @@ public final class Engine {
         detachFromParent(c)
         if index == count {
             // At the end (adding a sublayer): after the holes too.
-            layerCold[c].slotInParent = Int32(sublayers[p].count)
+            slotInParent[c] = Int32(sublayers[p].count)
             sublayers[p].append(Int32(c))
         } else {
-            if layerCold[p].sublayerHoles != 0 { compactSublayers(p) }
+            // Before the first hole the index is the position; past it the
+            // holes go first (from the first hole on). Either way the entries
+            // from the earlier of the two positions on move.
+            if layerCold[p].sublayerHoles != 0 {
+                if index < Int(layerCold[p].firstHole) {
+                    layerCold[p].firstHole &+= 1
+                } else {
+                    compactSublayers(p)
+                }
+            }
             sublayers[p].insert(Int32(c), at: index)
-            for k in index..<sublayers[p].count { layerCold[Int(sublayers[p][k])].slotInParent = Int32(k) }
+            renumberSublayers(p, from: index)
         }
         layers[p].hasChildren = true
         layers[c].parent = Int32(p)
@@ -487,7 +541,7 @@ public final class Engine {
     func detachFromParent(_ l: Int) {
         let p = Int(layers[l].parent)
         guard p >= 0 else { return }
-        let s = Int(layerCold[l].slotInParent)
+        let s = Int(slotInParent[l])
         var k = -1
         if s >= 0 && s < sublayers[p].count && sublayers[p][s] == Int32(l) {
             k = s
@@ -496,9 +550,10 @@ public final class Engine {
         }
         if k >= 0 {
             sublayers[p][k] = -1
+            if layerCold[p].sublayerHoles == 0 || k < Int(layerCold[p].firstHole) { layerCold[p].firstHole = Int32(k) }
             layerCold[p].sublayerHoles &+= 1
         }
-        layerCold[l].slotInParent = -1
+        slotInParent[l] = -1
         let n = sublayers[p].count
         let holes = Int(layerCold[p].sublayerHoles)
         if holes == n {

@@ -53,6 +53,10 @@ struct TransactionState {
     var nextID: Int64 = 1
     /// Instances added while a transaction is open; they begin at the outermost commit.
     var awaiting: [Int32] = []
+    /// Entries of `awaiting` still awaiting (an animation removed before the
+    /// commit leaves its entry, which the commit skips: removing it from the
+    /// list cost O(pending) per removal).
+    var awaitingLive = 0
     /// Keyframe-block changes, per open block level (index into `stack`).
     var keyframeEntries: [KeyframeBlockEntry] = []
 
@@ -122,6 +126,7 @@ extension Engine {
         if tx.stack.isEmpty {
             let pending = tx.awaiting
             tx.awaiting.removeAll(keepingCapacity: true)
+            tx.awaitingLive = 0
             for x in pending {
                 let i = Int(x)
                 guard inst.items[i].alive, inst.items[i].awaitingCommit else { continue }

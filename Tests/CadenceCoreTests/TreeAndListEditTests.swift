@@ -250,4 +250,116 @@ struct TreeAndListEditTests {
         #expect(stopped == [2])
         #expect(near(try e.presentation(layer: l, "zPosition")[0], 20))
     }
+
+    func fromTo(_ keyPath: String, _ from: [Double], _ to: [Double], duration: Double, tag: Int64 = 0) throws -> AnimationSpec {
+        var s = try AnimationSpec(kind: .basic, keyPath: keyPath)
+        try s.setEndpoint(.from, ValueBuffer(from))
+        try s.setEndpoint(.to, ValueBuffer(to))
+        s.timing.duration = duration
+        s.tag = tag
+        return s
+    }
+
+    @Test("many animations of one layer ending in one tick: removed together, events in add order, model values back")
+    func manyEndTogether() throws {
+        let e = Engine(salt: 25)
+        try e.tick(0)
+        let l = try e.createLayer()
+        try e.set(layer: l, "zPosition", [7])
+        try e.set(layer: l, "opacity", [0.25])
+        try e.tick(1)
+        _ = Observed.events(e)
+        // 120 animations of zPosition ending at t = 2, one of position ending
+        // at t = 3, one of opacity ending at t = 2 (its property returns to the model).
+        for k in 0..<120 {
+            try e.addAnimation(layer: l, spec: try fromTo("zPosition", [0], [Double(k)], duration: 1, tag: Int64(k)), key: nil)
+        }
+        try e.addAnimation(layer: l, spec: try fromTo("position", [0, 0], [30, 60], duration: 2, tag: 500), key: "p")
+        try e.addAnimation(layer: l, spec: try fromTo("opacity", [1], [0], duration: 1, tag: 501), key: "o")
+        try e.tick(1.5)
+        #expect(near(try e.presentation(layer: l, "zPosition")[0], 119 * 0.5))
+        #expect(near(try e.presentation(layer: l, "opacity")[0], 0.5))
+        _ = Observed.events(e)
+        try e.tick(2.5)
+        #expect(try e.animationCount(layer: l) == 1)
+        #expect(try e.presentation(layer: l, "zPosition") == [7])
+        #expect(try e.presentation(layer: l, "opacity") == [0.25])
+        // position: 1.5 s into 2 s from (0, 0) to (30, 60).
+        #expect(near(try e.presentation(layer: l, "position"), [22.5, 45]))
+        var stops: [Int64] = []
+        while let ev = try? e.pollEvent() {
+            #expect(ev.kind == .stop && ev.finished)
+            stops.append(ev.tag)
+        }
+        #expect(stops == (0..<120).map(Int64.init) + [501])
+        // The layer is on the simple track now (its only animation), and keeps going.
+        #expect(e.layers[try e.requireLayer(l)].simple >= 0)
+        try e.tick(3.5)
+        #expect(try e.presentation(layer: l, "position") == [0, 0])
+    }
+
+    @Test("removals and replacements inside an open transaction: the commit starts what is left, once")
+    func removedBeforeCommit() throws {
+        let e = Engine(salt: 26)
+        try e.tick(0)
+        let layers = try (0..<100).map { _ in try e.createLayer() }
+        try e.tick(1)
+        e.beginTransaction()
+        for (k, l) in layers.enumerated() {
+            try e.addAnimation(layer: l, spec: try fromTo("zPosition", [0], [Double(k)], duration: 4, tag: Int64(k)), key: "z")
+            try e.addAnimation(layer: l, spec: try fromTo("position", [0, 0], [4, 8], duration: 4, tag: 1000 + Int64(k)), key: "p")
+        }
+        // Remove position from the odd layers (newest first, the order that
+        // searched the whole pending list), replace zPosition on every third.
+        for k in stride(from: 99, through: 0, by: -1) where k % 2 == 1 {
+            try e.removeAnimation(layer: layers[k], key: "p")
+        }
+        for k in stride(from: 0, to: 100, by: 3) {
+            try e.addAnimation(layer: layers[k], spec: try fromTo("zPosition", [0], [-Double(k)], duration: 4, tag: 2000 + Int64(k)), key: "z")
+        }
+        #expect(e.tx.awaitingLive == 100 + 50)
+        // Time passes before the commit: everything begins at the commit.
+        try e.tick(2)
+        try e.commitTransaction()
+        try e.tick(3)
+        for (k, l) in layers.enumerated() {
+            let z = k % 3 == 0 ? -Double(k) : Double(k)
+            #expect(near(try e.presentation(layer: l, "zPosition")[0], z / 4), "layer \(k)")
+            #expect(near(try e.presentation(layer: l, "position"), k % 2 == 1 ? [0, 0] : [1, 2]), "layer \(k)")
+            #expect(try e.animationCount(layer: l) == (k % 2 == 1 ? 1 : 2))
+        }
+        var started: [Int64] = []
+        while let ev = try? e.pollEvent() {
+            if ev.kind == .start { started.append(ev.tag) }
+        }
+        #expect(started.count == 150 && Set(started).count == 150)
+        #expect(e.tx.awaiting.isEmpty && e.tx.awaitingLive == 0)
+    }
+
+    @Test("short-lived animated layers reuse their slot's program region")
+    func programChurn() throws {
+        let e = Engine(salt: 27)
+        try e.tick(0)
+        let keep = try e.createLayer()
+        try e.addAnimation(layer: keep, spec: try fromTo("zPosition", [0], [10], duration: 100), key: "z")
+        try e.addAnimation(layer: keep, spec: try fromTo("opacity", [0], [1], duration: 100), key: "o")
+        var t = 0.0
+        var size = 0
+        for round in 0..<300 {
+            let l = try e.createLayer()
+            // Begun at t (the engine's time), 0.125 s in at the second tick.
+            try e.addAnimation(layer: l, spec: try fromTo("zPosition", [0], [Double(round)], duration: 1), key: "z")
+            try e.addAnimation(layer: l, spec: try fromTo("position", [0, 0], [10, 20], duration: 1), key: "p")
+            try e.tick(t + 0.0625)
+            t += 0.125
+            try e.tick(t)   // in its steady state: run by its program
+            #expect(e.layers[try e.requireLayer(l)].program >= 0)
+            #expect(near(try e.presentation(layer: l, "zPosition")[0], Double(round) * 0.125))
+            #expect(near(try e.presentation(layer: l, "position"), [1.25, 2.5]))
+            try e.destroyLayer(l)
+            if round == 10 { size = e.programCode.count }
+        }
+        #expect(e.programCode.count == size)
+        #expect(near(try e.presentation(layer: keep, "zPosition")[0], 10 * t / 100))
+    }
 }
