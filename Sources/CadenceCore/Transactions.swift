@@ -46,6 +46,12 @@ struct KeyframeBlockEntry {
     var blockLevel: Int
 }
 
+struct KeyframeEntryKey: Hashable {
+    var block: Int
+    var layer: Int32
+    var key: String
+}
+
 struct TransactionState {
     var stack: [TxLevel] = []
     var records: [TxRecord] = []
@@ -59,6 +65,18 @@ struct TransactionState {
     var awaitingLive = 0
     /// Keyframe-block changes, per open block level (index into `stack`).
     var keyframeEntries: [KeyframeBlockEntry] = []
+    /// Where the entry of a (block, layer, key) is in `keyframeEntries`: a
+    /// change looks its entry up here (a search of the list made changing n
+    /// layers in one window cost O(n²)).
+    var keyframeIndex: [KeyframeEntryKey: Int] = [:]
+
+    /// Rebuilds `keyframeIndex` after entries were removed.
+    mutating func reindexKeyframeEntries() {
+        keyframeIndex.removeAll(keepingCapacity: true)
+        for (k, e) in keyframeEntries.enumerated() {
+            keyframeIndex[KeyframeEntryKey(block: e.blockLevel, layer: e.layer, key: e.key)] = k
+        }
+    }
 
     @inline(__always)
     func inherited<T>(_ f: (TxLevel) -> T?) -> T? {
@@ -162,6 +180,7 @@ extension Engine {
     func compileKeyframeBlock(_ level: TxLevel, index: Int) {
         let entries = tx.keyframeEntries.filter { $0.blockLevel == index }
         tx.keyframeEntries.removeAll { $0.blockLevel == index }
+        tx.reindexKeyframeEntries()
         let duration = level.duration ?? tx.duration
         let curve = level.curve ?? tx.curve
         let delay = level.delay ?? tx.delay
@@ -218,7 +237,8 @@ extension Engine {
         guard let w = tx.keyframeWindow else { return }
         var block = tx.stack.count - 1
         while block >= 0 && tx.stack[block].keyframeWindow != nil { block -= 1 }
-        if let k = tx.keyframeEntries.firstIndex(where: { $0.blockLevel == block && $0.layer == Int32(l) && $0.key == key }) {
+        let entryKey = KeyframeEntryKey(block: block, layer: Int32(l), key: key)
+        if let k = tx.keyframeIndex[entryKey], k < tx.keyframeEntries.count {
             // A second change of the key in the same window replaces the first:
             // the window animates to the last value set (not to the first and then
             // jumping to the last at its end).
@@ -228,6 +248,7 @@ extension Engine {
             }
             tx.keyframeEntries[k].stops.append((w.start, w.duration, value))
         } else {
+            tx.keyframeIndex[entryKey] = tx.keyframeEntries.count
             tx.keyframeEntries.append(KeyframeBlockEntry(layer: Int32(l), generation: layers[l].generation, target: t, key: key,
                                                          initial: captured, stops: [(w.start, w.duration, value)], blockLevel: block))
         }

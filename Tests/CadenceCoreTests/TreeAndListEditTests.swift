@@ -362,4 +362,41 @@ struct TreeAndListEditTests {
         #expect(e.programCode.count == size)
         #expect(near(try e.presentation(layer: keep, "zPosition")[0], 10 * t / 100))
     }
+
+    @Test("keyframe windows over many layers: each layer's key has its own entry, block after block")
+    func keyframeWindowsManyLayers() throws {
+        let e = Engine(salt: 28)
+        try e.tick(0)
+        let layers = try (0..<120).map { _ in try e.createLayer() }
+        try e.tick(1)   // no longer new: changes animate
+        // Two blocks one after the other, on layers 0..<60 and 30..<90 (the
+        // second block's animation replaces the first's on 30..<60); in the
+        // first window each key is set twice (the second replaces the first).
+        for (b, range) in [(0, Array(0..<60)), (1, Array((30..<90).reversed()))] {
+            e.beginTransaction()
+            try e.setTransactionDuration(4)
+            try e.beginKeyframe(relativeStart: 0, relativeDuration: 0.25)
+            for k in range { try e.set(layer: layers[k], "position.x", [Double(100 + k)]) }
+            for k in range { try e.set(layer: layers[k], "position.x", [Double(200 + k)]) }
+            try e.commitTransaction()
+            try e.beginKeyframe(relativeStart: 0.5, relativeDuration: 0.5)
+            for k in range { try e.set(layer: layers[k], "position.x", [Double(b)]) }
+            try e.commitTransaction()
+            try e.commitTransaction()
+        }
+        #expect(e.tx.keyframeEntries.isEmpty && e.tx.keyframeIndex.isEmpty)
+        // Both blocks begin at t = 1 and last 4 s: linear from 0 to 200 + k over
+        // the first second, held, then to the block's last value over the last two.
+        try e.tick(1.5)
+        for k in 0..<90 { #expect(near(try e.presentation(layer: layers[k], "position.x")[0], Double(200 + k) / 2), "layer \(k)") }
+        try e.tick(2.5)
+        for k in 0..<90 { #expect(near(try e.presentation(layer: layers[k], "position.x")[0], Double(200 + k)), "layer \(k)") }
+        try e.tick(4)
+        for k in 0..<90 {
+            let last = k < 30 ? 0.0 : 1.0
+            #expect(near(try e.presentation(layer: layers[k], "position.x")[0], (Double(200 + k) + last) / 2), "layer \(k)")
+            #expect(try e.animationCount(layer: layers[k]) == 1)
+        }
+        for k in 90..<120 { #expect(try e.animationCount(layer: layers[k]) == 0) }
+    }
 }
