@@ -42,6 +42,13 @@ struct LayerRecord {
 
 /// Per-layer bookkeeping the frame loop does not read, kept apart so the hot
 /// record stays small (the render list streams through `layers`).
+/// A layer's local time for one global time (`Engine.timeMemo`).
+struct TimeMemo {
+    var global: Double = .nan
+    var local: Double = 0
+    var epoch: UInt64 = 0
+}
+
 struct LayerCold {
     /// New until the first tick after creation: changes take effect without actions.
     var isNew = true
@@ -225,6 +232,14 @@ public final class Engine {
     var scratchStack: [Int32] = []
     var scratchOutIndex: [Int32] = []
     var scratchChain: [Int32] = []
+    /// Each layer's last local time computed through `localTimeSlow`: for
+    /// global time `global`, valid while `timeEpoch` is `epoch`. A layer under
+    /// a timed ancestor (a paused or slowed root) then costs one step per
+    /// frame, from its superlayer's time, instead of a walk to the root: the
+    /// tick, the render list and the reads share it. Any change of a layer's
+    /// timing or of the tree moves the epoch on.
+    var timeMemo: [TimeMemo] = []
+    var timeEpoch: UInt64 = 1
     var scratchKF: [Double] = Array(repeating: 0, count: 16)
     var scratchWorlds: [Transform3D] = []
     var scratchFrames: [RenderFrame] = []
@@ -291,6 +306,7 @@ public final class Engine {
             layerCold.reserveCapacity(n)
             sublayers.reserveCapacity(n)
             slotInParent.reserveCapacity(n)
+            timeMemo.reserveCapacity(n)
             model.reserveCapacity(n * LayerProperty.stride)
             pres.reserveCapacity(n * LayerProperty.stride)
             modelContents.reserveCapacity(n)
@@ -317,6 +333,7 @@ public final class Engine {
             layerCold.append(LayerCold())
             sublayers.append([])
             slotInParent.append(-1)
+            timeMemo.append(TimeMemo())
             model.append(contentsOf: LayerProperty.defaultBlock)
             pres.append(contentsOf: LayerProperty.defaultBlock)
             modelContents.append(0)
@@ -330,6 +347,7 @@ public final class Engine {
         let gen = layers[idx].generation
         sequence &+= 1
         layers[idx] = LayerRecord()
+        timeEpoch &+= 1
         // The slot's program region (kept by the destroyed layer for the next
         // program that fits) stays with the slot: a layer made and destroyed
         // again and again reuses it instead of appending a region each time
@@ -367,6 +385,7 @@ public final class Engine {
     public func destroyLayer(_ id: UInt64) throws(CadenceError) {
         let l = try requireLayer(id)
         removeAllInstances(layer: l, reason: .layerDestroyed)
+        timeEpoch &+= 1
         detachFromParent(l)
         for c in liveSublayers(l) {
             layers[Int(c)].parent = -1
@@ -581,6 +600,7 @@ public final class Engine {
 
     /// Recomputes `timeIdentity` for a subtree and marks its animated layers dirty.
     func updateTimeIdentity(subtree root: Int) {
+        timeEpoch &+= 1
         scratchStack.removeAll(keepingCapacity: true)
         scratchStack.append(Int32(root))
         while let x = scratchStack.popLast() {
@@ -611,15 +631,26 @@ public final class Engine {
     func localTimeSlow(_ l: Int, global g: Double) -> Double {
         scratchChain.removeAll(keepingCapacity: true)
         var x = l
-        // Layers above the first identity-timed ancestor all map identically.
+        var t = g
+        let epoch = timeEpoch
+        // Layers above the first identity-timed ancestor all map identically;
+        // an ancestor whose time is known for `g` ends the walk too.
         while x >= 0 && !layers[x].timeIdentity && scratchChain.count <= layers.count {
+            let m = timeMemo[x]
+            if m.epoch == epoch && m.global.bitPattern == g.bitPattern {
+                t = m.local
+                break
+            }
             scratchChain.append(Int32(x))
             x = Int(layers[x].parent)
         }
-        var t = g
+        // Down again, each layer's time from its superlayer's (the same
+        // arithmetic in the same order as without the memo: the same bits).
         var k = scratchChain.count - 1
         while k >= 0 {
-            t = layerCold[Int(scratchChain[k])].timing.localTime(fromParent: t)
+            let y = Int(scratchChain[k])
+            t = layerCold[y].timing.localTime(fromParent: t)
+            timeMemo[y] = TimeMemo(global: g, local: t, epoch: epoch)
             k -= 1
         }
         return t

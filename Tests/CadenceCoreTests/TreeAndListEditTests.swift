@@ -399,4 +399,58 @@ struct TreeAndListEditTests {
         }
         for k in 90..<120 { #expect(try e.animationCount(layer: layers[k]) == 0) }
     }
+
+    @Test("local times under timed ancestors follow every timing and tree change (one walk per frame)")
+    func localTimesThroughTimedChains() throws {
+        let e = Engine(salt: 29)
+        try e.tick(0)
+        // A chain of 30 layers under a root of speed 2; layer 10 has timeOffset 1,
+        // layer 20 speed 0.5: the leaf's time is ((2g) + 1) * 0.5 = g + 0.5 (§3.1).
+        let root = try e.createLayer()
+        var chain: [UInt64] = []
+        var parent = root
+        for k in 1...30 {
+            let l = try e.createLayer()
+            try e.addSublayer(parent, l)
+            if k == 10 { try e.set(layer: l, "timeOffset", [1]) }
+            if k == 20 { try e.set(layer: l, "speed", [0.5]) }
+            chain.append(l)
+            parent = l
+        }
+        try e.set(layer: root, "speed", [2])
+        let leaf = chain.last!
+        // Two animations (not the simple track: the general path and programs
+        // read the time too), begun at the leaf's time at g = 0: 0.5.
+        try e.addAnimation(layer: leaf, spec: try fromTo("position.x", [0], [1000], duration: 1000), key: "x")
+        try e.addAnimation(layer: leaf, spec: try fromTo("zPosition", [0], [1000], duration: 1000), key: "z")
+        // A second animated layer half way down, read first (its walk leaves
+        // the upper part of the chain known): its time is 2g + 1 from layer 10 on.
+        let mid = chain[14]
+        try e.addAnimation(layer: mid, spec: try fromTo("zPosition", [0], [1000], duration: 1000), key: "z")
+        for g in [1.0, 2.0, 3.5] {
+            try e.tick(g)
+            #expect(near(try e.presentation(layer: mid, "zPosition")[0], 2 * g))   // begun at 1
+            #expect(near(try e.presentation(layer: leaf, "position.x")[0], g))
+            #expect(near(try e.presentation(layer: leaf, "zPosition")[0], g))
+        }
+        // The root's speed changes between frames: read at once, ((4g) + 1) * 0.5 − 0.5.
+        try e.set(layer: root, "speed", [4])
+        #expect(near(try e.presentation(layer: leaf, "position.x")[0], 2 * 3.5))
+        try e.tick(4)
+        #expect(near(try e.presentation(layer: leaf, "position.x")[0], 8))
+        #expect(near(try e.presentation(layer: mid, "zPosition")[0], 4 * 4 + 1 - 1))
+        // Out of the chain (a root: its time is g), then back under layer 25.
+        try e.removeFromSuperlayer(leaf)
+        #expect(near(try e.presentation(layer: leaf, "position.x")[0], 4 - 0.5))
+        try e.addSublayer(chain[24], leaf)
+        #expect(near(try e.presentation(layer: leaf, "position.x")[0], 8))
+        // Layer 20 destroyed: 21..25 become a chain of their own under no
+        // timed layer (speed 1 roots): the leaf's time is g again.
+        try e.destroyLayer(chain[19])
+        #expect(near(try e.presentation(layer: leaf, "zPosition")[0], 4 - 0.5))
+        try e.tick(5)
+        #expect(near(try e.presentation(layer: leaf, "zPosition")[0], 5 - 0.5))
+        let items = try renderOrder(e, chain[20])
+        #expect(items.count == 9 + 1)   // layers 21 to 29 and the leaf (under 25)
+    }
 }
