@@ -331,6 +331,10 @@ extension Engine {
         guard inst.free.count + (ObjectID.maxIndex - inst.items.count) >= nodes else {
             throw CadenceError(.outOfMemory, "too many attached animations")
         }
+        // Room for each node's value region (`allocateValues` indexes with Int32).
+        guard inst.values.count <= Int(Int32.max) &- (nodes &+ 1) &* InstanceStore.valueStride else {
+            throw CadenceError(.outOfMemory, "the attached animations' values fill the engine's value store")
+        }
         let key: String
         var generated = false
         if spec.kind == .transition {
@@ -421,9 +425,9 @@ extension Engine {
         }
         if inTx {
             if tx.awaiting.count > 64 && tx.awaiting.count > 2 &* tx.awaitingLive {
-                tx.awaiting.removeAll { !inst.items[Int($0)].alive || !inst.items[Int($0)].awaitingCommit }
+                tx.awaiting.removeAll { !isAwaiting($0) }
             }
-            tx.awaiting.append(Int32(i))
+            tx.awaiting.append(AwaitingEntry(slot: Int32(i), generation: inst.items[i].generation))
             tx.awaitingLive += 1
         }
         if register { registerWithTransaction(i) }
@@ -519,9 +523,10 @@ extension Engine {
         }
         if inst.items[i].awaitingCommit {
             // Its entry in `tx.awaiting` stays (removing it cost O(pending) per
-            // removal): the commit skips it, its slot being free or, reused by a
-            // later add with an entry of its own, done by then. `attach` drops
-            // the stale entries when they are most of the list.
+            // removal): the commit skips it by its generation (`isAwaiting`),
+            // also when a later add in the same slot has an entry of its own
+            // further on. `attach` drops the stale entries when they are most
+            // of the list.
             inst.items[i].awaitingCommit = false
             tx.awaitingLive -= 1
         }

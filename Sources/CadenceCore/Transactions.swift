@@ -46,6 +46,14 @@ struct KeyframeBlockEntry {
     var blockLevel: Int
 }
 
+/// An animation awaiting the outermost commit: its slot and the slot's
+/// generation when it was added (a removed animation's entry stays in the
+/// list; the generation tells it from a later animation in the same slot).
+struct AwaitingEntry {
+    var slot: Int32
+    var generation: UInt32
+}
+
 struct KeyframeEntryKey: Hashable {
     var block: Int
     var layer: Int32
@@ -57,8 +65,9 @@ struct TransactionState {
     var records: [TxRecord] = []
     var freeRecords: [Int32] = []
     var nextID: Int64 = 1
-    /// Instances added while a transaction is open; they begin at the outermost commit.
-    var awaiting: [Int32] = []
+    /// Instances added while a transaction is open, with their generation at
+    /// the add; they begin at the outermost commit, in this order.
+    var awaiting: [AwaitingEntry] = []
     /// Entries of `awaiting` still awaiting (an animation removed before the
     /// commit leaves its entry, which the commit skips: removing it from the
     /// list cost O(pending) per removal).
@@ -146,8 +155,8 @@ extension Engine {
             tx.awaiting.removeAll(keepingCapacity: true)
             tx.awaitingLive = 0
             for x in pending {
-                let i = Int(x)
-                guard inst.items[i].alive, inst.items[i].awaitingCommit else { continue }
+                let i = Int(x.slot)
+                guard isAwaiting(x) else { continue }
                 inst.items[i].awaitingCommit = false
                 let l = Int(inst.items[i].layer)
                 if inst.items[i].beginAtCommit {
@@ -174,6 +183,15 @@ extension Engine {
     }
 
     func beginDelay(_ i: Int) -> Double { inst.items[i].beginDelay }
+
+    /// The entry's animation is still there and awaiting the commit (not
+    /// removed since, and not a later animation in the same slot).
+    @inline(__always)
+    func isAwaiting(_ x: AwaitingEntry) -> Bool {
+        let i = Int(x.slot)
+        return i >= 0 && i < inst.items.count && inst.items[i].alive && inst.items[i].awaitingCommit
+            && inst.items[i].generation == x.generation
+    }
 
     /// Builds one keyframe animation per (layer, key) changed in the windows of a
     /// keyframe block (values held between windows), and attaches them.

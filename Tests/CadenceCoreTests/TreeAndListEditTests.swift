@@ -453,4 +453,47 @@ struct TreeAndListEditTests {
         let items = try renderOrder(e, chain[20])
         #expect(items.count == 9 + 1)   // layers 21 to 29 and the leaf (under 25)
     }
+
+    @Test("a slot freed and reused inside one transaction: commits in add order, and the pending list stays short")
+    func reusedSlotInsideTransaction() throws {
+        let e = Engine(salt: 30)
+        try e.tick(0)
+        let l1 = try e.createLayer(), l2 = try e.createLayer(), l3 = try e.createLayer()
+        try e.tick(0)
+        // (Found in review: the removed animation's pending entry was taken for
+        // the later animation in its slot, which then began at the entry's place:
+        // the two inner transactions, ending together, completed in the wrong order.)
+        e.beginTransaction()
+        try e.addAnimation(layer: l1, spec: try fromTo("opacity", [0], [1], duration: 1), key: "x")
+        e.beginTransaction()
+        let t1 = e.currentTransactionID
+        try e.addAnimation(layer: l2, spec: try fromTo("opacity", [0], [1], duration: 1), key: "b")
+        try e.commitTransaction()
+        try e.removeAnimation(layer: l1, key: "x")
+        e.beginTransaction()
+        let t2 = e.currentTransactionID
+        try e.addAnimation(layer: l3, spec: try fromTo("opacity", [0], [1], duration: 1), key: "c")
+        try e.commitTransaction()
+        try e.commitTransaction()
+        try e.tick(0.5)
+        #expect(near(try e.presentation(layer: l3, "opacity")[0], 0.5))
+        _ = Observed.events(e)
+        try e.tick(2)
+        var completed: [Int64] = []
+        while let ev = try? e.pollEvent() {
+            if ev.kind == .transactionComplete { completed.append(ev.tag) }
+        }
+        #expect(completed.prefix(2) == [t1, t2])
+        // One key replaced again and again in one transaction: each replaced
+        // animation's slot is taken by the next at once; the stale entries go.
+        e.beginTransaction()
+        for k in 0..<1000 {
+            try e.addAnimation(layer: l1, spec: try fromTo("opacity", [0], [Double(k)], duration: 1), key: "o")
+        }
+        #expect(e.tx.awaitingLive == 1 && e.tx.awaiting.count <= 66)
+        try e.commitTransaction()
+        try e.tick(2.25)
+        #expect(near(try e.presentation(layer: l1, "opacity")[0], 999 * 0.25))   // the last, begun at the commit (t = 2)
+        #expect(try e.animationCount(layer: l1) == 1)
+    }
 }
