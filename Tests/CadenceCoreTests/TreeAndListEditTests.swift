@@ -171,12 +171,9 @@ struct TreeAndListEditTests {
         _ = Observed.events(e)
         let n = 600
         for k in 0..<n {
-            var s = try AnimationSpec(kind: .basic, keyPath: k % 2 == 0 ? "zPosition" : "position")
             let x = Double(k)
-            try s.setEndpoint(.from, ValueBuffer(k % 2 == 0 ? [x] : [x, 0]))
-            try s.setEndpoint(.to, ValueBuffer(k % 2 == 0 ? [x + 100] : [x, 200]))
-            s.timing.duration = 10
-            s.tag = Int64(k)
+            let s = k % 2 == 0 ? try fromTo("zPosition", [x], [x + 100], duration: 10, tag: Int64(k))
+                               : try fromTo("position", [x, 0], [x, 200], duration: 10, tag: Int64(k))
             try e.addAnimation(layer: l, spec: s, key: nil)
         }
         let keys = try e.animationKeys(layer: l)
@@ -208,11 +205,7 @@ struct TreeAndListEditTests {
         }
         #expect(tags == (0..<n).filter { $0 != 3 }.map(Int64.init))
         // The layer animates again afterwards (its place on the tracks was updated).
-        var s = try AnimationSpec(kind: .basic, keyPath: "zPosition")
-        try s.setEndpoint(.from, ValueBuffer([0]))
-        try s.setEndpoint(.to, ValueBuffer([10]))
-        s.timing.duration = 2
-        try e.addAnimation(layer: l, spec: s, key: nil)
+        try e.addAnimation(layer: l, spec: try fromTo("zPosition", [0], [10], duration: 2), key: nil)
         try e.tick(8)
         #expect(near(try e.presentation(layer: l, "zPosition")[0], 5))
     }
@@ -222,22 +215,14 @@ struct TreeAndListEditTests {
         let e = Engine(salt: 24)
         try e.tick(0)
         let l = try e.createLayer()
-        func spec(_ to: Double, tag: Int64) throws -> AnimationSpec {
-            var s = try AnimationSpec(kind: .basic, keyPath: "zPosition")
-            try s.setEndpoint(.from, ValueBuffer([0]))
-            try s.setEndpoint(.to, ValueBuffer([to]))
-            s.timing.duration = 1
-            s.tag = tag
-            return s
-        }
-        try e.addAnimation(layer: l, spec: try spec(10, tag: 1), key: nil)
+        try e.addAnimation(layer: l, spec: try fromTo("zPosition", [0], [10], duration: 1, tag: 1), key: nil)
         // The key the next add without a key will make: the prefix and the
         // sequence number after this add's own (each add takes one number for
         // its add order, and a generated key one more).
         let next = Engine.generatedKeyPrefix + "\(e.sequence + 2)"
-        try e.addAnimation(layer: l, spec: try spec(20, tag: 2), key: next)
+        try e.addAnimation(layer: l, spec: try fromTo("zPosition", [0], [20], duration: 1, tag: 2), key: next)
         #expect(try e.animationCount(layer: l) == 2)
-        try e.addAnimation(layer: l, spec: try spec(40, tag: 3), key: nil)
+        try e.addAnimation(layer: l, spec: try fromTo("zPosition", [0], [40], duration: 1, tag: 3), key: nil)
         // Replaced: two animations, the last under the host's key, and a stop
         // (not finished) for the one it replaced.
         #expect(try e.animationCount(layer: l) == 2)
