@@ -689,7 +689,7 @@ static void *pick_userdata(void) {
     X(TX_DISABLE_ACTIONS) X(TX_COMPLETION) X(TX_ID) X(TX_DELAY) X(TX_REPEAT_COUNT)                 \
     X(TX_AUTOREVERSES) X(TX_SPRING) X(TX_BEGIN_KEYFRAME) X(RENDER_LIST) X(SAMPLE) X(LIBRARY)       \
     X(TIMING_EVAL_BATCH) X(MACRO_ANIMATE) X(MACRO_TREE) X(MACRO_FRAME) X(VERIFY) X(CHECKED) X(POLL_MANY)    \
-    X(PRES_CONTENTS) X(RESERVE)
+    X(PRES_CONTENTS) X(RESERVE) X(CONVERT_POINT) X(HIT_TEST)
 
 #define X_ENUM(n) OP_##n,
 enum { OPS(X_ENUM) OP_COUNT };
@@ -1217,6 +1217,36 @@ static void do_op(int op) {
         int null_out = (u8() & 15) == 0;
         st = CALL(cad_layer_convert_time, ep.e, t, from, to, null_out ? NULL : &out);
         if (st == CAD_OK && numeric_bad(out)) FAIL("convert_time(%g) gave %g", t, out);
+        return;
+    }
+    case OP_CONVERT_POINT: {
+        ep = pick_engine();
+        double x = pick_double(), y = pick_double();
+        cad_layer from = (u8() & 3) ? pick_layer(ep.s) : 0, to = (u8() & 3) ? pick_layer(ep.s) : 0;
+        uint8_t pb = u8();
+        int32_t pres = pb < 128 ? (int32_t)(pb & 1) : pick_i32();
+        double out[2] = {0, 0};
+        int null_out = (u8() & 15) == 0;
+        trace("cad_layer_convert_point(%p, %g, %g, %llx, %llx, %d)\n", (void *)ep.e, x, y, (unsigned long long)from,
+              (unsigned long long)to, pres);
+        st = CALL(cad_layer_convert_point, ep.e, x, y, from, to, pres, null_out ? NULL : out);
+        if (st == CAD_OK && (isnan(out[0]) || isnan(out[1]))) FAIL("convert_point(%g, %g) gave NaN", x, y);
+        return;
+    }
+    case OP_HIT_TEST: {
+        ep = pick_engine();
+        double x = pick_double(), y = pick_double();
+        cad_layer root = pick_layer(ep.s), out = 1;
+        uint8_t pb = u8();
+        int32_t pres = pb < 128 ? (int32_t)(pb & 1) : pick_i32();
+        int null_out = (u8() & 15) == 0;
+        trace("cad_layer_hit_test(%p, %llx, %g, %g, %d)\n", (void *)ep.e, (unsigned long long)root, x, y, pres);
+        st = CALL(cad_layer_hit_test, ep.e, root, x, y, pres, null_out ? NULL : &out);
+        if (st == CAD_OK && out != 0 && ep.e) {
+            /* the layer hit is live: its superlayer can be read */
+            cad_layer sup = 0;
+            if (cad_layer_superlayer(ep.e, out, &sup) != CAD_OK) FAIL("hit_test gave a layer that is not live (%llx)", (unsigned long long)out);
+        }
         return;
     }
     case OP_ANIM_CREATE: {

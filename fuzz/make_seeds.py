@@ -370,6 +370,21 @@ def seeds():
     e.u8(1)
     out["queries"] = e
 
+    # 11b. Points and hit testing: a small tree with a perspective, conversions
+    # both ways (model and presentation), hit tests inside, outside, on an edge.
+    e = Enc().create_layers(3)
+    e.add_sublayer(0, 1).add_sublayer(1, 2)
+    e.set(0, "bounds", [0, 0, 200, 200]).set(0, "position", [100, 100])
+    e.set(1, "bounds", [0, 0, 100, 100]).set(1, "position", [60, 60]).set(1, "masksToBounds", [1])
+    e.set(2, "bounds", [0, 0, 40, 40]).set(2, "position", [90, 90])
+    e.set(0, "sublayerTransform.m34", [-0.002]).set(2, "transform.rotation.y", [1.2])
+    e.tick(6)
+    for x, y, pres in [(50.0, 50.0, 1), (200.0, 0.0, 0), (1e300, -1e300, 1)]:
+        e.op("CONVERT_POINT").eng(0).dbl(x).dbl(y).u8(1).layer(2).u8(0).u8(pres).u8(1)   # 2 -> world
+        e.op("CONVERT_POINT").eng(0).dbl(x).dbl(y).u8(0).u8(1).layer(1).u8(pres).u8(1)   # world -> 1
+        e.op("HIT_TEST").eng(0).layer(0).dbl(x).dbl(y).u8(pres).u8(1)
+    out["points"] = e
+
     # 12. Macros: trees and animations built quickly, checked failures.
     e = Enc()
     for i in range(3):

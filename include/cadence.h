@@ -461,6 +461,34 @@ CAD_API cad_status cad_layer_clear_action(cad_engine *e, cad_layer l, const char
 CAD_API cad_status cad_layer_convert_time(cad_engine *e, double t, cad_layer from, cad_layer to, double *out);
 
 /*
+ * Converts the point (x, y) from layer `from`'s bounds space to layer `to`'s
+ * (0 on either side = world space, the space the render list's world
+ * matrices map into) and writes it to out[0], out[1]. `presentation` 1 uses
+ * the presentation values of the last tick, 0 the model values; a running
+ * transition's pictures are not geometry and play no part. The point goes
+ * through the world matrices (SEMANTICS.md sec. 2.2): from `from`'s plane
+ * (z = 0) into world space, seen along z there (x/w, y/w), then back to the
+ * point of `to`'s plane with that image. CAD_ERR_NOT_FOUND when it has none:
+ * the point is on or behind the eye's plane (w <= 0), or `to`'s plane is
+ * seen edge-on.
+ */
+CAD_API cad_status cad_layer_convert_point(cad_engine *e, double x, double y, cad_layer from, cad_layer to, int32_t presentation, double *out);
+
+/*
+ * As CALayer's hitTest: writes the frontmost layer of `root`'s subtree (root
+ * included) whose bounds contain the point (x, y), given in the space of
+ * root's superlayer (world space when root has none), or 0 when none does
+ * (CAD_OK either way). Sublayers are tested last to first (the one drawn
+ * last is in front; zPosition plays no part), before their layer; hidden
+ * layers and their subtrees are skipped, and so, with `presentation` 1, are
+ * layers not yet begun (what the render list leaves out); a layer with
+ * masksToBounds has its sublayers tested only inside its bounds. Bounds
+ * contain their min edges, not their max edges. `presentation` as in
+ * `cad_layer_convert_point`.
+ */
+CAD_API cad_status cad_layer_hit_test(cad_engine *e, cad_layer root, double x, double y, int32_t presentation, cad_layer *out);
+
+/*
  * Creates an animation description of `kind` for `keypath` (NULL or "" for
  * groups and transitions; a key path there is CAD_ERR_INVALID_ARGUMENT). Adding it to a layer attaches a copy; the description can
  * be changed and added again. Destroy it with `cad_anim_destroy`.

@@ -157,3 +157,39 @@ import CadenceCore
         o.pointee = try en.convertTime(t, from: from, to: to)
     }
 }
+
+/// Converts the point (x, y) from layer `from`'s bounds space to layer `to`'s
+/// (0 on either side = world space, the space the render list's world
+/// matrices map into) and writes it to out[0], out[1]. `presentation` 1 uses
+/// the presentation values of the last tick, 0 the model values; a running
+/// transition's pictures are not geometry and play no part. The point goes
+/// through the world matrices (SEMANTICS.md sec. 2.2): from `from`'s plane
+/// (z = 0) into world space, seen along z there (x/w, y/w), then back to the
+/// point of `to`'s plane with that image. CAD_ERR_NOT_FOUND when it has none:
+/// the point is on or behind the eye's plane (w <= 0), or `to`'s plane is
+/// seen edge-on.
+@c public func cad_layer_convert_point(_ e: OpaquePointer?, _ x: Double, _ y: Double, _ from: cad_layer, _ to: cad_layer, _ presentation: Int32, _ out: UnsafeMutablePointer<Double>?) -> cad_status {
+    withEngine(e, "cad_layer_convert_point") { (en: inout Engine) throws(CadenceError) in
+        let o = try requireOut(out)
+        let p = try en.convertPoint(x, y, from: from, to: to, presentation: flag(presentation))
+        o[0] = p.x
+        o[1] = p.y
+    }
+}
+
+/// As CALayer's hitTest: writes the frontmost layer of `root`'s subtree (root
+/// included) whose bounds contain the point (x, y), given in the space of
+/// root's superlayer (world space when root has none), or 0 when none does
+/// (CAD_OK either way). Sublayers are tested last to first (the one drawn
+/// last is in front; zPosition plays no part), before their layer; hidden
+/// layers and their subtrees are skipped, and so, with `presentation` 1, are
+/// layers not yet begun (what the render list leaves out); a layer with
+/// masksToBounds has its sublayers tested only inside its bounds. Bounds
+/// contain their min edges, not their max edges. `presentation` as in
+/// `cad_layer_convert_point`.
+@c public func cad_layer_hit_test(_ e: OpaquePointer?, _ root: cad_layer, _ x: Double, _ y: Double, _ presentation: Int32, _ out: UnsafeMutablePointer<cad_layer>?) -> cad_status {
+    withEngine(e, "cad_layer_hit_test") { (en: inout Engine) throws(CadenceError) in
+        let o = try requireOut(out)
+        o.pointee = try en.hitTest(root: root, x, y, presentation: flag(presentation))
+    }
+}

@@ -243,6 +243,7 @@ public final class Engine {
     var scratchKF: [Double] = Array(repeating: 0, count: 16)
     var scratchWorlds: [Transform3D] = []
     var scratchFrames: [RenderFrame] = []
+    var scratchHits: [HitFrame] = []
     var scratchOpacity: [Double] = []
     var scratchSnapParents: [Int32] = []
     var scratchVisual: [Int32] = []

@@ -37,7 +37,10 @@ static void expect_layer_rejected(cad_engine *e, cad_layer l, cad_layer good, co
   if (l != 0) { /* 0 is "global time" here */
     s[k++] = cad_layer_convert_time(e, 1, l, 0, v);
     s[k++] = cad_layer_convert_time(e, 1, 0, l, v);
+    s[k++] = cad_layer_convert_point(e, 1, 2, l, 0, 0, v);
+    s[k++] = cad_layer_convert_point(e, 1, 2, 0, l, 1, v);
   }
+  s[k++] = cad_layer_hit_test(e, l, 1, 2, 0, &out);
   s[k++] = cad_layer_remove_animation(e, l, "x");
   s[k++] = cad_layer_remove_all_animations(e, l);
   s[k++] = cad_layer_animation_count(e, l, &n);

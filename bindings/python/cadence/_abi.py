@@ -145,6 +145,8 @@ FUNCTIONS = [
     ('cad_layer_set_action', 'cad_status', [('e', 'engine'), ('l', 'cad_layer'), ('key', 'c_char_p'), ('a', 'cad_anim')]),
     ('cad_layer_clear_action', 'cad_status', [('e', 'engine'), ('l', 'cad_layer'), ('key', 'c_char_p')]),
     ('cad_layer_convert_time', 'cad_status', [('e', 'engine'), ('t', 'c_double'), ('from', 'cad_layer'), ('to', 'cad_layer'), ('out', 'POINTER(c_double)')]),
+    ('cad_layer_convert_point', 'cad_status', [('e', 'engine'), ('x', 'c_double'), ('y', 'c_double'), ('from', 'cad_layer'), ('to', 'cad_layer'), ('presentation', 'c_int32'), ('out', 'POINTER(c_double)')]),
+    ('cad_layer_hit_test', 'cad_status', [('e', 'engine'), ('root', 'cad_layer'), ('x', 'c_double'), ('y', 'c_double'), ('presentation', 'c_int32'), ('out', 'POINTER(cad_layer)')]),
     ('cad_anim_create', 'cad_status', [('e', 'engine'), ('kind', 'cad_anim_kind'), ('keypath', 'c_char_p'), ('out', 'POINTER(cad_anim)')]),
     ('cad_anim_destroy', 'cad_status', [('e', 'engine'), ('a', 'cad_anim')]),
     ('cad_anim_set_begin_time', 'cad_status', [('e', 'engine'), ('a', 'cad_anim'), ('t', 'c_double')]),

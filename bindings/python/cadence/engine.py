@@ -18,7 +18,8 @@ from ._lib import cad_anim_callback, cad_event, cad_render_item, cad_transaction
 from .animation import Animation, TimingFunction, _apply_timing, _no_copy, _timing_call
 from .enums import AnimKind, EventKind
 from .errors import ClosedError, InvalidArgumentError, InvalidStateError, OutOfMemoryError
-from .layer import KEY_PATH_COMPONENTS, Layer, _handle_of, _layer_handle
+from .layer import KEY_PATH_COMPONENTS, Layer, _convert_point, _handle_of, _layer_handle
+from .types import Point
 
 __all__ = ["Engine", "Event", "Transaction", "media_time", "RENDER_ITEM_DTYPE", "EVENT_DTYPE"]
 
@@ -916,6 +917,13 @@ class Engine:
         out = c_double()
         self._check(lib.cad_layer_convert_time, t, _handle_of(from_), _handle_of(to), byref(out))
         return out.value
+
+    def convert_point(self, point: Sequence[float], from_: Optional[Layer] = None, to: Optional[Layer] = None,
+                      presentation: bool = False) -> Point:
+        """Converts ``point`` from ``from_``'s bounds space to ``to``'s (None = world
+        space, where the render list's world matrices map to); see
+        :meth:`Layer.convert_point`."""
+        return _convert_point(self, point, _handle_of(from_), _handle_of(to), presentation)
 
     # ---- layers --------------------------------------------------------------------
 

@@ -677,6 +677,36 @@ class Layer:
         self._engine._check(lib.cad_layer_convert_time, t, _handle_of(from_), self._handle, byref(out))
         return out.value
 
+    # ---- geometry ----------------------------------------------------------------------
+
+    def convert_point(self, point: Sequence[float], to: Optional["Layer"] = None,
+                      presentation: bool = False) -> Point:
+        """Converts ``point`` from this layer's bounds space to ``to``'s (None = world
+        space, where the render list's world matrices map to), as CALayer's
+        ``convert(_:to:)``; model values, or with ``presentation`` those of the last
+        tick. :class:`~cadence.NotFoundError` when the point has no image there (on or
+        behind the eye's plane, or ``to`` seen edge-on)."""
+        return _convert_point(self._engine, point, self._handle, _handle_of(to), presentation)
+
+    def convert_point_from(self, point: Sequence[float], from_: Optional["Layer"] = None,
+                           presentation: bool = False) -> Point:
+        """Converts ``point`` from ``from_``'s bounds space (None = world space) to this
+        layer's, as CALayer's ``convert(_:from:)``."""
+        return _convert_point(self._engine, point, _handle_of(from_), self._handle, presentation)
+
+    def hit_test(self, point: Sequence[float], presentation: bool = False) -> Optional["Layer"]:
+        """As CALayer's ``hitTest(_:)``: the frontmost layer of this layer's subtree
+        (itself included) whose bounds contain ``point``, given in the superlayer's
+        space (world space for a root); None when none does. Hidden layers (and, with
+        ``presentation``, layers not yet begun) and their subtrees are skipped;
+        sublayers are tested last to first; masksToBounds limits a layer's sublayers to
+        its bounds."""
+        x, y = _point_arg(point)
+        out = c_uint64()
+        self._engine._check(lib.cad_layer_hit_test, self._handle, x, y,
+                            1 if checked_bool(presentation, "presentation") else 0, byref(out))
+        return Layer(self._engine, out.value) if out.value else None
+
     def pause(self) -> None:
         """The pause idiom of SEMANTICS.md §3.5: freezes the layer and its subtree."""
         t = self.convert_time_from(self._engine.now)
@@ -691,6 +721,25 @@ class Layer:
         self.beginTime = 0.0
         self.beginTime = self.convert_time_from(self._engine.now) - p
 
+
+
+def _point_arg(point: Any, what: str = "point") -> Tuple[float, float]:
+    """A point argument: a sequence of two real numbers (a tuple, a Point, a numpy array)."""
+    try:
+        n = len(point)
+    except TypeError:
+        raise TypeError(f"{what} must be a sequence of two numbers (x, y), not {type(point).__name__}") from None
+    if isinstance(point, (str, bytes)) or n != 2:
+        raise TypeError(f"{what} must be a sequence of two numbers (x, y), got {point!r}")
+    return checked_float(point[0], f"{what}[0]"), checked_float(point[1], f"{what}[1]")
+
+
+def _convert_point(engine: "Engine", point: Any, source: int, target: int, presentation: Any) -> Point:
+    x, y = _point_arg(point)
+    out = (c_double * 2)()
+    engine._check(lib.cad_layer_convert_point, x, y, source, target,
+                  1 if checked_bool(presentation, "presentation") else 0, out)
+    return Point(out[0], out[1])
 
 
 def _layer_handle(layer: Union[Layer, int]) -> int:

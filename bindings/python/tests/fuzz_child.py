@@ -290,6 +290,15 @@ class Fuzzer:
         out = c_double()
         lib.cad_layer_convert_time(self.e, self.d(), self.handle(), self.handle(), self.opt_byref(out))
 
+    def op_convert_point(self):
+        out = (c_double * 2)()
+        lib.cad_layer_convert_point(self.e, self.d(), self.d(), self.handle(), self.handle(),
+                                    self.r.choice([0, 1, -1, 7]), out if self.r.random() < 0.9 else None)
+
+    def op_hit_test(self):
+        out = c_uint64()
+        lib.cad_layer_hit_test(self.e, self.handle(), self.d(), self.d(), self.r.choice([0, 1, 2]), self.opt_byref(out))
+
     # ---- animations --------------------------------------------------------------------
 
     def op_anim_create(self):
