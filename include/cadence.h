@@ -196,7 +196,10 @@ typedef struct cad_event {
   int64_t tag;
   /* Global time at which it happened. */
   double time;
-  /* The animation key, truncated to 63 bytes, NUL-terminated ("" for transactions). */
+  /*
+   * The animation key, NUL-terminated ("" for transactions); a longer key is
+   * cut to at most 63 bytes at a character boundary (it stays UTF-8).
+   */
   char key[64];
 } cad_event;
 
@@ -548,13 +551,17 @@ CAD_API cad_status cad_anim_set_timing_steps(cad_engine *e, cad_anim a, int32_t 
 
 /* ---- basic and spring (SEMANTICS.md sec. 5, sec. 6) ---- */
 
-/* fromValue (`n` components of the key path). */
+/*
+ * fromValue (`n` components of the key path). `v` = NULL with `n` = 0
+ * clears it (unset, as on a new description); the same for toValue and
+ * byValue. Springs take from/to/by as basic animations do.
+ */
 CAD_API cad_status cad_anim_set_from(cad_engine *e, cad_anim a, const double *v, int32_t n);
 
-/* toValue. */
+/* toValue (NULL, 0 clears it). */
 CAD_API cad_status cad_anim_set_to(cad_engine *e, cad_anim a, const double *v, int32_t n);
 
-/* byValue. */
+/* byValue (NULL, 0 clears it). */
 CAD_API cad_status cad_anim_set_by(cad_engine *e, cad_anim a, const double *v, int32_t n);
 
 /* additive: the value is added to the underlying value (transforms concatenate). */
@@ -666,7 +673,8 @@ CAD_API cad_status cad_anim_set_callback(cad_engine *e, cad_anim a, cad_anim_cal
 
 /*
  * Attaches a copy of `a` to layer `l` under `key` (NULL or "" = a generated
- * unique key; transitions always use "transition"). An animation already under
+ * unique key; transitions always use "transition"; a key that is not UTF-8 is
+ * CAD_ERR_INVALID_ARGUMENT, here and wherever a key is named). An animation already under
  * the key is removed first (stop event, finished = 0). A beginTime of 0 becomes
  * the layer's local time at the engine's now.
  */

@@ -8,6 +8,7 @@
 #   LIBDIR/pkgconfig/cadence.pc               for pkg-config
 #   LIBDIR/cmake/Cadence/CadenceConfig.cmake  for CMake's find_package(Cadence)
 #   LIBDIR/cmake/Cadence/CadenceConfigVersion.cmake
+#   PREFIX/share/cadence/valgrind/cadence.supp  valgrind suppressions for hosts
 #
 # The library is installed under its SONAME, libcadence.so.<CAD_ABI_VERSION>
 # (read from the library and checked against the header's CAD_ABI_VERSION):
@@ -300,6 +301,7 @@ substitute "$templates/CadenceConfig.cmake.in" > "$work/CadenceConfig.cmake"
 substitute "$templates/CadenceConfigVersion.cmake.in" > "$work/CadenceConfigVersion.cmake"
 put_file "$work/CadenceConfig.cmake" "$dest$libdir/cmake/Cadence/CadenceConfig.cmake" 0644
 put_file "$work/CadenceConfigVersion.cmake" "$dest$libdir/cmake/Cadence/CadenceConfigVersion.cmake" 0644
+put_file "$templates/valgrind/cadence.supp" "$dest$prefix/share/cadence/valgrind/cadence.supp" 0644
 
 if grep -l '@[A-Z_]*@' "$work/cadence.pc" "$work/CadenceConfig.cmake" "$work/CadenceConfigVersion.cmake" >/dev/null 2>&1; then
   die "a template placeholder was left unsubstituted"

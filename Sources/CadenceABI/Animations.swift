@@ -19,10 +19,10 @@ func modify(_ e: OpaquePointer?, _ a: cad_anim, _ function: StaticString,
         let k = try enumValue(kind, AnimationKind.self, "kind")
         let path: String?
         if k == .group || k == .transition {
-            path = optionalString(keypath)
+            path = keyPathString(keypath)
         } else {
             _ = try keyPathTarget(keypath)   // unknown key paths: CAD_ERR_UNKNOWN_KEYPATH
-            path = optionalString(keypath)
+            path = keyPathString(keypath)
         }
         o.pointee = try en.createAnimation(kind: k, keyPath: path)
     }
@@ -109,17 +109,19 @@ func modify(_ e: OpaquePointer?, _ a: cad_anim, _ function: StaticString,
 
 // MARK: basic and spring (SEMANTICS.md §5, §6)
 
-/// fromValue (`n` components of the key path).
+/// fromValue (`n` components of the key path). `v` = NULL with `n` = 0
+/// clears it (unset, as on a new description); the same for toValue and
+/// byValue. Springs take from/to/by as basic animations do.
 @c public func cad_anim_set_from(_ e: OpaquePointer?, _ a: cad_anim, _ v: UnsafePointer<Double>?, _ n: Int32) -> cad_status {
     modify(e, a, "cad_anim_set_from") { (s: inout AnimationSpec) throws(CadenceError) in try setEndpoint(&s, .from, v, n) }
 }
 
-/// toValue.
+/// toValue (NULL, 0 clears it).
 @c public func cad_anim_set_to(_ e: OpaquePointer?, _ a: cad_anim, _ v: UnsafePointer<Double>?, _ n: Int32) -> cad_status {
     modify(e, a, "cad_anim_set_to") { (s: inout AnimationSpec) throws(CadenceError) in try setEndpoint(&s, .to, v, n) }
 }
 
-/// byValue.
+/// byValue (NULL, 0 clears it).
 @c public func cad_anim_set_by(_ e: OpaquePointer?, _ a: cad_anim, _ v: UnsafePointer<Double>?, _ n: Int32) -> cad_status {
     modify(e, a, "cad_anim_set_by") { (s: inout AnimationSpec) throws(CadenceError) in try setEndpoint(&s, .by, v, n) }
 }
@@ -377,12 +379,13 @@ let maxDistinctSegmentCurves = 1024
 // MARK: attaching
 
 /// Attaches a copy of `a` to layer `l` under `key` (NULL or "" = a generated
-/// unique key; transitions always use "transition"). An animation already under
+/// unique key; transitions always use "transition"; a key that is not UTF-8 is
+/// CAD_ERR_INVALID_ARGUMENT, here and wherever a key is named). An animation already under
 /// the key is removed first (stop event, finished = 0). A beginTime of 0 becomes
 /// the layer's local time at the engine's now.
 @c public func cad_layer_add_animation(_ e: OpaquePointer?, _ l: cad_layer, _ a: cad_anim, _ key: UnsafePointer<CChar>?) -> cad_status {
     withEngine(e, "cad_layer_add_animation") { (en: inout Engine) throws(CadenceError) in
-        try en.addAnimation(layer: l, animation: a, key: optionalString(key))
+        try en.addAnimation(layer: l, animation: a, key: optionalString(key, "key"))
     }
 }
 

@@ -133,7 +133,7 @@ import CadenceCore
 /// a key path no action runs for (not animatable, or "frame").
 @c public func cad_layer_set_action(_ e: OpaquePointer?, _ l: cad_layer, _ key: UnsafePointer<CChar>?, _ a: cad_anim) -> cad_status {
     withEngine(e, "cad_layer_set_action") { (en: inout Engine) throws(CadenceError) in
-        let k = try string(key, "key")
+        let k = try keyPathArgument(key, "key")
         try en.setAction(layer: l, key: k, animation: a)
     }
 }
@@ -141,7 +141,7 @@ import CadenceCore
 /// Returns `key` to its default action (`key` checked as in `cad_layer_set_action`).
 @c public func cad_layer_clear_action(_ e: OpaquePointer?, _ l: cad_layer, _ key: UnsafePointer<CChar>?) -> cad_status {
     withEngine(e, "cad_layer_clear_action") { (en: inout Engine) throws(CadenceError) in
-        let k = try string(key, "key")
+        let k = try keyPathArgument(key, "key")
         try en.clearAction(layer: l, key: k)
     }
 }

@@ -55,11 +55,11 @@ import Glibc
 /// memory". Memory the system refuses ends the process (see the header's
 /// conventions).
 @c public func cad_engine_create() -> OpaquePointer? {
-    guard let salt = saltPool.withLock({ $0.acquire() }) else {
+    guard let got = saltPool.withLock({ $0.acquire() }) else {
         errorSlot.set("cad_engine_create: 16383 engines are alive; destroy one first")
         return nil
     }
-    let box = EngineBox(salt: salt)
+    let box = EngineBox(salt: got.salt, firstGeneration: got.firstGeneration)
     return OpaquePointer(Unmanaged.passRetained(box).toOpaque())
 }
 
@@ -135,19 +135,22 @@ import Glibc
     }
 }
 
-/// The C form of an event (key truncated to 63 bytes, NUL-terminated).
+/// The C form of an event: the key truncated to at most 63 bytes at a
+/// character boundary (still UTF-8), NUL-terminated.
 @inline(__always)
 func cEvent(_ ev: Event) -> cad_event {
     var c = cad_event(kind: ev.kind.rawValue, finished: ev.finished ? 1 : 0, layer: ev.layer, tag: ev.tag,
                       time: ev.time, key: zeroKey)
     withUnsafeMutableBytes(of: &c.key) { raw in
-        var n = 0
         var key = ev.key
         key.withUTF8 { p in
-            for b in p where n < 63 {
-                raw[n] = b
-                n += 1
+            var n = min(p.count, 63)
+            // A cut inside a character moves back to its first byte (the
+            // bytes after a lead byte are 0b10xxxxxx).
+            if n < p.count {
+                while n > 0 && p[n] & 0xC0 == 0x80 { n -= 1 }
             }
+            for i in 0..<n { raw[i] = p[i] }
         }
     }
     return c

@@ -126,9 +126,9 @@ final class EngineBox: @unchecked Sendable {
     /// The salt this engine holds in `saltPool` until it is deinitialised.
     let salt: UInt16
 
-    init(salt: UInt16) {
+    init(salt: UInt16, firstGeneration: UInt32) {
         self.salt = salt
-        state = Mutex(EngineState(engine: Engine(salt: salt)))
+        state = Mutex(EngineState(engine: Engine(salt: salt, firstGeneration: firstGeneration)))
     }
 
     deinit {
@@ -150,21 +150,41 @@ final class EngineBox: @unchecked Sendable {
 /// engines alive at the same time hold the same one, so a handle of one live
 /// engine is never taken for a handle of another. Salts are handed out round
 /// robin (a freed salt comes back only after every other free one), so a
-/// destroyed engine's handles meet its salt again as late as possible.
+/// destroyed engine's handles meet its salt again as late as possible; and
+/// each time a salt comes back its engine's objects start at another
+/// generation (`firstGeneration`), so they do not take the old handles'
+/// values either.
 struct SaltPool {
     static let count = 16383          // salts 1 ... 16383 (0 is never used)
     private var inUse = [Bool](repeating: false, count: SaltPool.count + 1)
+    /// How many engines have held each salt.
+    private var uses = [UInt32](repeating: 0, count: SaltPool.count + 1)
+    /// Steps between the first generations of a salt's successive engines:
+    /// coprime to 2^20 − 1, so the 2^20 − 1 engines that hold a salt one
+    /// after another all start at different generations, each far from the
+    /// last (about 0.58 of the range on).
+    static let generationStride: UInt64 = 611_953
+
+    /// The first generation (1 ... 2^20 − 1, the 20-bit generation field of a
+    /// handle) of the engine that holds salt `s` for the
+    /// `use`-th time (the first use starts at 1, as an engine made alone does).
+    static func firstGeneration(use: UInt32) -> UInt32 {
+        UInt32((UInt64(use) &* generationStride) % UInt64((1 << 20) - 1)) + 1
+    }
     /// The last salt handed out (the first engine gets 2, as before the pool).
     private var cursor = 1
 
-    /// A free salt, or nil when every salt is held by a live engine.
-    mutating func acquire() -> UInt16? {
+    /// A free salt and the first generation of its new engine, or nil when
+    /// every salt is held by a live engine.
+    mutating func acquire() -> (salt: UInt16, firstGeneration: UInt32)? {
         for step in 1...SaltPool.count {
             let s = (cursor + step - 1) % SaltPool.count + 1
             if !inUse[s] {
                 inUse[s] = true
                 cursor = s
-                return UInt16(s)
+                let use = uses[s]
+                uses[s] = use &+ 1
+                return (UInt16(s), SaltPool.firstGeneration(use: use))
             }
         }
         return nil
@@ -385,13 +405,34 @@ func keyPathTarget(_ p: UnsafePointer<CChar>?, _ name: StaticString = "keypath")
     return t
 }
 
-/// A C string argument as a Swift string (`required` rejects NULL).
+/// A C string argument as a Swift string: NULL and bytes that are not UTF-8
+/// are CAD_ERR_INVALID_ARGUMENT (a lossy decoding would make different keys
+/// one: "\xff" and "\xfe" would both be U+FFFD).
 func string(_ p: UnsafePointer<CChar>?, _ name: StaticString) throws(CadenceError) -> String {
+    guard let p else { throw CadenceError(.invalidArgument, "\(name) is NULL") }
+    guard let s = String(validatingCString: p) else {
+        throw CadenceError(.invalidArgument, "\(name) is not valid UTF-8 (strings are NUL-terminated UTF-8)")
+    }
+    return s
+}
+
+/// `string`, with NULL as nil.
+func optionalString(_ p: UnsafePointer<CChar>?, _ name: StaticString) throws(CadenceError) -> String? {
+    guard let p else { return nil }
+    return try string(p, name)
+}
+
+/// A key path argument (NULL refused) as a Swift string; bytes that are not
+/// UTF-8 decode to U+FFFD, which no key path has: CAD_ERR_UNKNOWN_KEYPATH,
+/// as everywhere else a key path is read.
+func keyPathArgument(_ p: UnsafePointer<CChar>?, _ name: StaticString) throws(CadenceError) -> String {
     guard let p else { throw CadenceError(.invalidArgument, "\(name) is NULL") }
     return String(cString: p)
 }
 
-func optionalString(_ p: UnsafePointer<CChar>?) -> String? {
+/// A key path argument already looked up (`keyPathTarget`), or NULL: as a
+/// Swift string (a key path in the table is ASCII).
+func keyPathString(_ p: UnsafePointer<CChar>?) -> String? {
     guard let p else { return nil }
     return String(cString: p)
 }

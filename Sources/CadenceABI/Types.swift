@@ -159,7 +159,8 @@ public struct cad_event {
     public var tag: Int64
     /// Global time at which it happened.
     public var time: Double
-    /// The animation key, truncated to 63 bytes, NUL-terminated ("" for transactions).
+    /// The animation key, NUL-terminated ("" for transactions); a longer key is
+    /// cut to at most 63 bytes at a character boundary (it stays UTF-8).
     public var key: CChar64
 }
 

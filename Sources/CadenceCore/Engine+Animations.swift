@@ -36,7 +36,7 @@ extension Engine {
         } else {
             guard specs.count < ObjectID.maxIndex else { throw CadenceError(.outOfMemory, "too many animations") }
             specs.append(nil)
-            specGen.append(1)
+            specGen.append(firstGeneration)
             idx = specs.count - 1
         }
         specs[idx] = spec
@@ -46,7 +46,7 @@ extension Engine {
     public func destroyAnimation(_ id: UInt64) throws(CadenceError) {
         if let (i, g) = ObjectID.decode(id, type: 2, salt: salt), i < specs.count, specGen[i] == g, specs[i] != nil {
             specs[i] = nil
-            let retired = ObjectID.retires(specGen[i])
+            let retired = ObjectID.retires(specGen[i], first: firstGeneration)
             specGen[i] = ObjectID.nextGeneration(specGen[i])
             if !retired { freeSpecs.append(Int32(i)) }
             return

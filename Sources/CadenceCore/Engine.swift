@@ -103,11 +103,18 @@ public struct ObjectID {
     }
 
     /// Whether a slot whose object of generation `g` was just destroyed is
-    /// retired instead of reused: the generation would wrap, and the slot's
-    /// next object would get the id of a destroyed one. A retired slot stays
-    /// dead (one slot per 2^20 − 1 objects created in it).
+    /// retired instead of reused: the generation would come round to the
+    /// slot's first one (`first`, the engine's `firstGeneration`), and the
+    /// slot's next object would get the id of a destroyed one. A retired slot
+    /// stays dead (one slot per 2^20 − 1 objects created in it).
     @inline(__always)
-    static func retires(_ g: UInt32) -> Bool { g & genMask == genMask }
+    static func retires(_ g: UInt32, first: UInt32) -> Bool { nextGeneration(g) == first }
+
+    /// A valid first generation: 1 ... 2^20 − 1.
+    static func clampedGeneration(_ g: UInt32) -> UInt32 {
+        let m = g & genMask
+        return m == 0 ? 1 : m
+    }
 }
 
 /// One Cadence engine: layers, animations, a clock and a transaction stack
@@ -255,8 +262,16 @@ public final class Engine {
     /// Upper bound on extra render items added by running transitions.
     var transitionItemBound = 0
 
-    public init(salt: UInt16 = 1) {
+    /// The generation of every slot's first object. The C layer gives each
+    /// engine that reuses a salt a different one, so a handle kept from a
+    /// destroyed engine does not name an object of a later engine with the
+    /// same salt (docs/decisions.md, "Handles stay unique").
+    public let firstGeneration: UInt32
+
+    public init(salt: UInt16 = 1, firstGeneration: UInt32 = 1) {
         self.salt = salt & 0x3FFF
+        self.firstGeneration = ObjectID.clampedGeneration(firstGeneration)
+        inst.firstGeneration = self.firstGeneration
         events.reserve()
     }
 
@@ -330,7 +345,9 @@ public final class Engine {
         } else {
             guard layers.count < ObjectID.maxIndex else { throw CadenceError(.outOfMemory, "too many layers") }
             idx = layers.count
-            layers.append(LayerRecord())
+            var fresh = LayerRecord()
+            fresh.generation = firstGeneration
+            layers.append(fresh)
             layerCold.append(LayerCold())
             sublayers.append([])
             slotInParent.append(-1)
@@ -399,7 +416,7 @@ public final class Engine {
         if worldD.has(l) { worldD.set(l, nil) }
         actions[l] = []
         layers[l].alive = false
-        let retired = ObjectID.retires(layers[l].generation)
+        let retired = ObjectID.retires(layers[l].generation, first: firstGeneration)
         layers[l].generation = ObjectID.nextGeneration(layers[l].generation)
         if !retired { freeLayers.append(Int32(l)) }
         liveLayerCount -= 1

@@ -156,6 +156,8 @@ struct SparseSlots<Value: SparseSlotValue> {
 /// Pool of attached animations with a free list (slots are reused, so a warm
 /// engine adds and removes animations without allocating).
 struct InstanceStore {
+    /// The generation of every slot's first instance (`Engine.firstGeneration`).
+    var firstGeneration: UInt32 = 1
     var items: [Instance] = []
     var free: [Int32] = []
     /// Endpoint values (from, to, by packed by component count) of basic and
@@ -286,6 +288,7 @@ struct InstanceStore {
         guard items.count < ObjectID.maxIndex else { return nil }
         items.append(Instance())
         items[items.count - 1].alive = true
+        items[items.count - 1].generation = firstGeneration
         valueBase.append(0)
         valueClass.append(0)
         curves.append(.linear)
@@ -305,7 +308,7 @@ struct InstanceStore {
 
     mutating func release(_ i: Int) {
         items[i].alive = false
-        let retired = ObjectID.retires(items[i].generation)
+        let retired = ObjectID.retires(items[i].generation, first: firstGeneration)
         items[i].generation = ObjectID.nextGeneration(items[i].generation)
         specs[i] = nil
         keys[i] = ""

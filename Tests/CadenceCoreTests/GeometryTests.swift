@@ -194,6 +194,46 @@ struct GeometryTests {
         let h2 = try r.e.animation(layer: l, key: "k")
         #expect(Int(h2 & UInt64(ObjectID.maxIndex)) != hi)
     }
+
+    /// An engine whose objects start at generation G (the C layer gives each
+    /// engine that reuses a salt another G): its first handles differ from
+    /// those of an engine with the same salt that started at 1, a slot goes
+    /// G, ..., 2^20 − 1, 1, ..., G − 1 (0 is skipped), and it retires the
+    /// slot only when the next generation would be G again.
+    @Test("a later engine with the same salt starts at another generation")
+    func firstGenerationMovesHandles() throws {
+        let g: UInt32 = ObjectID.genMask - 1
+        let old = Engine(salt: 9)
+        let new = Engine(salt: 9, firstGeneration: g)
+        let a = try old.createLayer(), b = try new.createLayer()
+        #expect(a & UInt64(ObjectID.maxIndex) == b & UInt64(ObjectID.maxIndex))   // same slot
+        #expect(a != b)
+        expectStatus(.invalidHandle) { () throws(CadenceError) in _ = try new.superlayer(of: a) }
+        #expect(Engine(salt: 9, firstGeneration: 0).firstGeneration == 1)           // 0 is never a generation
+        // One slot's generations: g, g + 1 = 2^20 − 1, then 1, 2, ... (0 skipped).
+        let idx = Int(b & UInt64(ObjectID.maxIndex))
+        var seen: [UInt32] = []
+        var h = b
+        for _ in 0..<4 {
+            seen.append(UInt32((h >> 28) & UInt64(ObjectID.genMask)))
+            try new.destroyLayer(h)
+            h = try new.createLayer()
+            #expect(Int(h & UInt64(ObjectID.maxIndex)) == idx)
+        }
+        #expect(seen == [g, ObjectID.genMask, 1, 2])
+        // Just before the generation comes round to g: destroyed, the slot retires.
+        new.layers[idx].generation = g - 1
+        try new.destroyLayer(new.layerID(idx))
+        let fresh = try new.createLayer()
+        #expect(Int(fresh & UInt64(ObjectID.maxIndex)) != idx)
+        #expect(UInt32((fresh >> 28) & UInt64(ObjectID.genMask)) == g)               // a new slot starts at g
+        // Descriptions and attached animations start at g as well.
+        let d = try new.createAnimation(kind: .basic, keyPath: "opacity")
+        #expect(UInt32((d >> 28) & UInt64(ObjectID.genMask)) == g)
+        try new.addAnimation(layer: fresh, animation: d, key: "k")
+        let i = try new.animation(layer: fresh, key: "k")
+        #expect(UInt32((i >> 28) & UInt64(ObjectID.genMask)) == g)
+    }
 }
 
 @Suite("Regressions found by fuzzing")

@@ -90,7 +90,8 @@ layout_ok() {
 sh "$install_sh" --prefix "$prefix" --lib "$LIB" --header "$HEADER" >"$tmp/install1.log" 2>&1 ||
   { cat "$tmp/install1.log" >&2; fail "install.sh failed"; }
 for f in "lib/$so" include/cadence.h lib/pkgconfig/cadence.pc \
-         lib/cmake/Cadence/CadenceConfig.cmake lib/cmake/Cadence/CadenceConfigVersion.cmake; do
+         lib/cmake/Cadence/CadenceConfig.cmake lib/cmake/Cadence/CadenceConfigVersion.cmake \
+         share/cadence/valgrind/cadence.supp; do
   [ -f "$prefix/$f" ] || fail "install.sh did not install $f"
 done
 layout_ok "$prefix/lib"

@@ -274,6 +274,54 @@ TEST(long_keys_are_truncated) {
   cad_engine_destroy(e);
 }
 
+/* A cut inside a character moves back to the character's first byte: the
+   key stays UTF-8. 62 'a' then U+00E9 (2 bytes: 62, 63) then 'b': 62 bytes.
+   61 'a' then U+20AC (3 bytes: 61-63): 61 bytes. 63 'a' then U+00E9: 63. */
+TEST(truncated_keys_stay_utf8) {
+  static const struct { int pad; const char *tail; size_t want; } cases[] = {
+      {62, "\xc3\xa9" "b", 62}, {61, "\xe2\x82\xac" "b", 61}, {63, "\xc3\xa9", 63}, {60, "\xf0\x9f\x98\x80", 60}};
+  size_t c;
+  for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    cad_engine *e = t_engine();
+    cad_layer l = t_layer(e);
+    char key[100];
+    cad_event ev[4];
+    int n;
+    memset(key, 'a', (size_t)cases[c].pad);
+    strcpy(key + cases[c].pad, cases[c].tail);
+    t_tick(e, 0);
+    t_add(e, l, t_basic1(e, "opacity", 0, 1, 0.1), key);
+    t_tick(e, 1);
+    n = t_drain(e, ev, 4);
+    ASSERT_INT_EQ(n, 2);
+    EXPECT_INT_EQ(strlen(ev[1].key), cases[c].want);
+    EXPECT_TRUE(strncmp(ev[1].key, key, cases[c].want) == 0);
+    cad_engine_destroy(e);
+  }
+}
+
+/* Keys are UTF-8: other bytes are refused, not mapped to U+FFFD (where
+   "\xff" and "\xfe" would be one key). */
+TEST(keys_that_are_not_utf8_are_refused) {
+  cad_engine *e = t_engine();
+  cad_layer l = t_layer(e);
+  cad_anim a = t_basic1(e, "opacity", 0, 1, 1);
+  cad_anim got = 0;
+  int32_t n = -1;
+  t_tick(e, 0);
+  EXPECT_STATUS(cad_layer_add_animation(e, l, a, "\xff"), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_STATUS(cad_layer_add_animation(e, l, a, "ok\xc3"), CAD_ERR_INVALID_ARGUMENT);  /* cut character */
+  EXPECT_STATUS(cad_layer_add_animation(e, l, a, "\xc0\xaf"), CAD_ERR_INVALID_ARGUMENT);  /* overlong '/' */
+  EXPECT_OK(cad_layer_animation_count(e, l, &n));
+  EXPECT_INT_EQ(n, 0);
+  EXPECT_OK(cad_layer_add_animation(e, l, a, "caf\xc3\xa9"));
+  EXPECT_OK(cad_layer_animation_for_key(e, l, "caf\xc3\xa9", &got));
+  EXPECT_STATUS(cad_layer_animation_for_key(e, l, "caf\xe9", &got), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_STATUS(cad_layer_remove_animation(e, l, "\xfe"), CAD_ERR_INVALID_ARGUMENT);
+  EXPECT_STATUS(cad_layer_set_action(e, l, "\xff", 0), CAD_ERR_UNKNOWN_KEYPATH);  /* a key path: unknown, as in cad_layer_set */
+  cad_engine_destroy(e);
+}
+
 TEST(callback_gets_the_event_and_queue_too) {
   cad_engine *e = t_engine();
   cad_layer l = t_layer(e);
@@ -567,6 +615,8 @@ TEST_LIST = {
     TEST_ENTRY(order_by_time_then_layer_then_add_order),
     TEST_ENTRY(tags_identify_animations),
     TEST_ENTRY(long_keys_are_truncated),
+    TEST_ENTRY(truncated_keys_stay_utf8),
+    TEST_ENTRY(keys_that_are_not_utf8_are_refused),
     TEST_ENTRY(callback_gets_the_event_and_queue_too),
     TEST_ENTRY(callback_can_be_removed),
     TEST_ENTRY(failed_add_never_calls_back),

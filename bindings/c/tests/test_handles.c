@@ -245,6 +245,36 @@ TEST(foreign_handles_of_a_live_engine_after_many_engines) {
   cad_engine_destroy(e);
 }
 
+/* A destroyed engine's salt comes back after the other 16382; the engines
+   that hold it later start their objects at other generations, so the
+   destroyed engine's handles (a first layer and animation: the slots every
+   engine fills first) are still refused, round after round. */
+TEST(handles_of_a_destroyed_engine_after_its_salt_comes_back) {
+  cad_engine *x = t_engine();
+  cad_layer l = t_layer(x);
+  cad_anim a = t_anim(x, CAD_ANIM_BASIC, "opacity");
+  double v = 0.5;
+  int clashes = 0, accepted = 0, i;
+  cad_engine_destroy(x);
+  for (i = 0; i < 2 * 16383 + 8; i++) {
+    cad_engine *f = cad_engine_create();
+    cad_layer m = 0;
+    cad_anim b = 0;
+    if (!f) { EXPECT_TRUE(f != NULL); break; }
+    if (cad_layer_create(f, &m) != CAD_OK || cad_anim_create(f, CAD_ANIM_BASIC, "opacity", &b) != CAD_OK) {
+      EXPECT_TRUE(0);
+      cad_engine_destroy(f);
+      break;
+    }
+    if (m == l || b == a) clashes++;
+    if (cad_layer_set(f, l, "opacity", &v, 1) != CAD_ERR_INVALID_HANDLE) accepted++;
+    if (cad_anim_set_duration(f, a, 2) != CAD_ERR_INVALID_HANDLE) accepted++;
+    cad_engine_destroy(f);
+  }
+  EXPECT_INT_EQ(clashes, 0);
+  EXPECT_INT_EQ(accepted, 0);
+}
+
 TEST(failed_calls_change_nothing) {
   cad_engine *e = t_engine();
   cad_layer p = t_layer(e), c = t_layer(e);
@@ -354,6 +384,7 @@ TEST_LIST = {
     TEST_ENTRY(kind_confusion),
     TEST_ENTRY(foreign_handles),
     TEST_ENTRY(foreign_handles_of_a_live_engine_after_many_engines),
+    TEST_ENTRY(handles_of_a_destroyed_engine_after_its_salt_comes_back),
     TEST_ENTRY(failed_calls_change_nothing),
     TEST_ENTRY(sample_with_one_bad_handle_fails_whole_call),
     TEST_ENTRY(everything_after_abuse_still_works),
