@@ -481,23 +481,40 @@ extension Engine {
             let fo = Float(f.opacity)
             let affineRuns = parentSublayerIdentity && !incoming && f.childFlags & TraversalEntry.parentRecomputed != 0
                 && allowRenderRuns
+            // Under a timed superlayer (a paused or slowed root) that has
+            // begun (its local time >= 0), a leaf whose own time map is the
+            // identity has begun too and runs on that time: the runs take it
+            // (`timedRun`; its animations were evaluated by the tick).
+            let pl = Int(f.layer)
+            let timed = allowTimedRuns && !layers[pl].timeIdentity && !(localTime(pl, global: now) < 0)
             while k < subs.count {
                 // Fast path: a run of translated leaves (`emitLeafRun`).
-                if parentSublayerIdentity && !incoming && isFastLeaf(Int(subs[k])) {
-                    if simplePending || !allowRenderRuns {
-                        emitLeafRun(subs, &k, f, w1, w2, w3, fo, &out, &n)
-                    } else {
-                        emitPlainLeafRun(subs, &k, f, w1, w2, w3, fo, &out, &n)
+                if parentSublayerIdentity && !incoming {
+                    if isFastLeaf(Int(subs[k])) {
+                        if simplePending || !allowRenderRuns {
+                            emitLeafRun(subs, &k, f, w1, w2, w3, fo, &out, &n)
+                        } else {
+                            emitPlainLeafRun(subs, &k, f, w1, w2, w3, fo, &out, &n)
+                        }
+                        if k >= subs.count { break }
+                    } else if timed && !simplePending && allowRenderRuns && timedRunLeaf(layers[Int(subs[k])], Int(subs[k])) {
+                        // (A pending pass samples entries on global time: with
+                        // one pending, timed leaves take `emitLayer`.)
+                        emitTimedPlainLeafRun(subs, &k, f, w1, w2, w3, fo, &out, &n)
+                        if k >= subs.count { break }
                     }
-                    if k >= subs.count { break }
                 }
                 // Fast path: a run of affine leaves under a recomputed parent
                 // (`emitAffineLeafRun`). Back to the top when it took some
                 // (the next sublayer may begin a translated run); when it took
                 // none (a perspective transform), `emitLayer` takes the layer.
-                if affineRuns && Engine.isAffineRunLeaf(layers[Int(subs[k])], pending: simplePending) {
+                if affineRuns && isAffineRunLeaf(Int(subs[k]), pending: simplePending, timed: timed) {
                     let k0 = k
-                    emitAffineLeafRun(subs, &k, f, &out, &n)
+                    if timed {
+                        emitTimedAffineLeafRun(subs, &k, f, &out, &n)
+                    } else {
+                        emitAffineLeafRun(subs, &k, f, &out, &n)
+                    }
                     if k >= subs.count { break }
                     if k != k0 { continue }
                 }
@@ -685,6 +702,21 @@ extension Engine {
     @inline(never)
     func emitPlainLeafRun(_ subs: [Int32], _ k: inout Int, _ f: RenderFrame, _ w1: SIMD4<Float>, _ w2: SIMD4<Float>,
                           _ w3: SIMD4<Float>, _ fo: Float, _ out: inout MutableSpan<RenderItem>, _ n: inout Int) {
+        plainLeafRun(subs, &k, f, w1, w2, w3, fo, &out, &n, timed: false)
+    }
+
+    /// `emitPlainLeafRun` under a timed superlayer that has begun: also the
+    /// leaves whose own time map is the identity (`timedRunLeaf`).
+    @inline(never)
+    func emitTimedPlainLeafRun(_ subs: [Int32], _ k: inout Int, _ f: RenderFrame, _ w1: SIMD4<Float>, _ w2: SIMD4<Float>,
+                               _ w3: SIMD4<Float>, _ fo: Float, _ out: inout MutableSpan<RenderItem>, _ n: inout Int) {
+        plainLeafRun(subs, &k, f, w1, w2, w3, fo, &out, &n, timed: true)
+    }
+
+    @inline(__always)
+    func plainLeafRun(_ subs: [Int32], _ k: inout Int, _ f: RenderFrame, _ w1: SIMD4<Float>, _ w2: SIMD4<Float>,
+                      _ w3: SIMD4<Float>, _ fo: Float, _ out: inout MutableSpan<RenderItem>, _ n: inout Int,
+                      timed: Bool) {
         var layersL: [LayerRecord] = []
         swap(&layersL, &layers)
         var presL: [Double] = []
@@ -703,7 +735,7 @@ extension Engine {
             while i < subs.count {
                 let c = Int(subs[i])
                 let r = recs[c]
-                guard Engine.isFastLeaf(r) else { break }
+                guard Engine.isFastLeaf(r) || (timed && timedRunLeaf(r, c)) else { break }
                 i &+= 1
                 if r.presHidden {
                     // As `markSkipped`.
@@ -734,7 +766,31 @@ extension Engine {
     /// moves the blocks out, so layers that never qualify skip the moves.)
     @inline(__always)
     func isFastLeaf(_ c: Int) -> Bool {
-        layers[c].presTransformIdentity && !layers[c].hasChildren && layers[c].transition < 0 && layers[c].timeIdentity
+        Engine.isFastLeaf(layers[c])
+    }
+
+    /// A leaf of a run under a timed superlayer that has begun (`timed` in
+    /// `renderList`): the shape the run needs (as `isFastLeaf`) and a time
+    /// map of its own that is the identity — beginTime 0, so it has begun
+    /// when its superlayer has. (Read from the cold record, only under timed
+    /// superlayers.)
+    @inline(never)
+    func timedRunLeaf(_ r: LayerRecord, _ c: Int) -> Bool {
+        r.presTransformIdentity && !r.hasChildren && r.transition < 0 && layerCold[c].timing.isIdentityMap
+    }
+
+    /// `isAffineRunLeaf`, also under a timed superlayer that has begun.
+    @inline(__always)
+    func isAffineRunLeaf(_ c: Int, pending: Bool, timed: Bool) -> Bool {
+        let r = layers[c]
+        if Engine.isAffineRunLeaf(r, pending: pending) { return true }
+        return timed && timedAffineLeaf(r, c, pending: pending)
+    }
+
+    @inline(never)
+    func timedAffineLeaf(_ r: LayerRecord, _ c: Int, pending: Bool) -> Bool {
+        !r.presTransformIdentity && !r.hasChildren && r.transition < 0 && !(pending && r.simple >= 0)
+            && layerCold[c].timing.isIdentityMap
     }
 
     @inline(__always)
@@ -901,6 +957,19 @@ extension Engine {
     @inline(never)
     func emitAffineLeafRun(_ subs: [Int32], _ k: inout Int, _ f: RenderFrame,
                            _ out: inout MutableSpan<RenderItem>, _ n: inout Int) {
+        affineLeafRun(subs, &k, f, &out, &n, timed: false)
+    }
+
+    /// `emitAffineLeafRun` under a timed superlayer that has begun.
+    @inline(never)
+    func emitTimedAffineLeafRun(_ subs: [Int32], _ k: inout Int, _ f: RenderFrame,
+                                _ out: inout MutableSpan<RenderItem>, _ n: inout Int) {
+        affineLeafRun(subs, &k, f, &out, &n, timed: true)
+    }
+
+    @inline(__always)
+    func affineLeafRun(_ subs: [Int32], _ k: inout Int, _ f: RenderFrame,
+                       _ out: inout MutableSpan<RenderItem>, _ n: inout Int, timed: Bool) {
         var layersL: [LayerRecord] = []
         swap(&layersL, &layers)
         var presL: [Double] = []
@@ -922,7 +991,7 @@ extension Engine {
             while i < subs.count {
                 let c = Int(subs[i])
                 let r = recs[c]
-                guard Engine.isAffineRunLeaf(r, pending: pending) else { break }
+                guard Engine.isAffineRunLeaf(r, pending: pending) || (timed && timedAffineLeaf(r, c, pending: pending)) else { break }
                 if r.presHidden {
                     // As `markSkipped`.
                     if !r.worldStale { recs[c].worldStale = true }

@@ -200,6 +200,11 @@ public final class Engine {
     /// `emitPlainLeafRun`); tests turn it off to compare with the paths they
     /// specialise (`emitLayer`, `emitLeafRun`) byte for byte.
     var allowRenderRuns = true
+    /// Lets the tick's pass 1 take simple-track entries of layers under a
+    /// timed ancestor (on their local time) and the render list's runs take
+    /// leaves under a timed superlayer; tests turn it off to compare with
+    /// pass 2 and `emitLayer` byte for byte.
+    var allowTimedRuns = true
     /// Layer programs (LayerProgram.swift): flat copies of the animations of
     /// layers that qualify, run by the tick in their steady state. Tests turn
     /// them off to compare with the general code.
@@ -647,6 +652,38 @@ public final class Engine {
     }
 
     func localTimeSlow(_ l: Int, global g: Double) -> Double {
+        // The common case first: the layer's own time known for `g`, or its
+        // superlayer's (an identity-timed superlayer, or one whose memo is
+        // current): one step, no chain. (The same arithmetic as the walk
+        // below: the same bits.)
+        let epoch = timeEpoch
+        let own = timeMemo[l]
+        if own.epoch == epoch && own.global.bitPattern == g.bitPattern { return own.local }
+        let p = Int(layers[l].parent)
+        var parentTime: Double? = nil
+        if p < 0 || layers[p].timeIdentity {
+            parentTime = g
+        } else {
+            let pm = timeMemo[p]
+            if pm.epoch == epoch && pm.global.bitPattern == g.bitPattern { parentTime = pm.local }
+        }
+        if let tp = parentTime {
+            let tm = layerCold[l].timing
+            // A layer with its own identity map under a timed superlayer (a
+            // leaf of a paused root): its superlayer's time, no memo to keep.
+            if tm.isIdentityMap { return tp + 0 }
+            let t = tm.localTime(fromParent: tp)
+            timeMemo[l] = TimeMemo(global: g, local: t, epoch: epoch)
+            return t
+        }
+        return localTimeWalk(l, global: g)
+    }
+
+    /// `localTimeSlow` when no step is known: up the tree to the first layer
+    /// whose time is known (an identity-timed one, or a current memo), then
+    /// down again.
+    @inline(never)
+    func localTimeWalk(_ l: Int, global g: Double) -> Double {
         scratchChain.removeAll(keepingCapacity: true)
         var x = l
         var t = g

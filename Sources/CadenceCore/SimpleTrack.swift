@@ -206,17 +206,25 @@ extension Engine {
         // Whether the next ticks can defer the pass (`tickSimpleTrack`).
         var quiet = true
         var minBegin = Double.infinity, maxSpeed = 0.0
+        let timedRuns = allowTimedRuns
         withTrackAndBlock { track, out in
             var j = 0
             while j < track.count {
-                guard passOne(track, j, t, &out, visual: true) else {
+                // An entry under a timed ancestor (a paused or slowed root) at
+                // its layer's local time: one step from its superlayer's,
+                // memoised (`localTime`), instead of pass 2's general code.
+                let timed = track[j].flags2 & SimpleAnim.timeIdentity == 0
+                let tj = timed ? localTime(Int(track[j].layer), global: t) : t
+                guard !timed || timedRuns, passOne(track, j, tj, &out, visual: true, layerTime: true) else {
                     scratchSimpleSlow.append(Int32(j))
                     j &+= 1
                     continue
                 }
                 if quiet {
                     let sp = track[j].speed
-                    quiet = track[j].activeDuration == .infinity && sp > 0 && track[j].flags & SimpleAnim.visual == 0
+                    // (Deferred passes run on global time: an entry on a
+                    // layer's own time keeps the pass in the tick.)
+                    quiet = !timed && track[j].activeDuration == .infinity && sp > 0 && track[j].flags & SimpleAnim.visual == 0
                     minBegin = min(minBegin, track[j].begin)
                     maxSpeed = max(maxSpeed, sp)
                 }
@@ -268,9 +276,10 @@ extension Engine {
     /// code's business). Fields are read through the span in place (a copy of
     /// the 128-byte entry would be a memcpy per entry).
     @_transparent
-    func passOne(_ track: Span<SimpleAnim>, _ j: Int, _ t: Double, _ out: inout MutableSpan<Double>, visual: Bool) -> Bool {
+    func passOne(_ track: Span<SimpleAnim>, _ j: Int, _ t: Double, _ out: inout MutableSpan<Double>, visual: Bool,
+                 layerTime: Bool = false) -> Bool {
         var v = SIMD4<Double>()
-        guard sampleOne(track, j, t, &v, visual: visual) else { return false }
+        guard sampleOne(track, j, t, &v, visual: visual, layerTime: layerTime) else { return false }
         let base = track[j].presBase
         let c = Int(track[j].count)
         if c > 0 {
@@ -291,12 +300,15 @@ extension Engine {
     /// without writing it anywhere; false when the entry is not in pass 1.
     /// `twoLanes`: the entry has two components (the caller knows), and only
     /// `v.x` and `v.y` are computed (the rest of `v` is left as it is).
+    /// `layerTime`: `t` is the entry's layer's local time (the tick's pass,
+    /// which maps it for layers under a timed ancestor); otherwise `t` is
+    /// global time and only entries of identity-timed layers are taken.
     @_transparent
     func sampleOne(_ track: Span<SimpleAnim>, _ j: Int, _ t: Double, _ v: inout SIMD4<Double>, visual: Bool,
-                   twoLanes: Bool = false) -> Bool {
+                   twoLanes: Bool = false, layerTime: Bool = false) -> Bool {
         let a = (t - track[j].begin) * track[j].speed
         let flags = track[j].flags
-        guard track[j].flags2 & SimpleAnim.timeIdentity != 0, a >= 0, a < track[j].activeDuration,
+        guard layerTime || track[j].flags2 & SimpleAnim.timeIdentity != 0, a >= 0, a < track[j].activeDuration,
               flags & SimpleAnim.started != 0, visual || flags & SimpleAnim.visual == 0 else { return false }
         let s = Engine.activeSample(a, offset: track[j].offset, cycle: track[j].cycle,
                                     duration: track[j].duration, activeDuration: track[j].activeDuration,
