@@ -4,6 +4,7 @@ from __future__ import annotations
 import ctypes
 import math
 import operator
+from collections.abc import Mapping as _Mapping, Set as _Set
 from numbers import Integral, Real
 from typing import TYPE_CHECKING, Any, Generic, List, NoReturn, Optional, Sequence, Tuple, TypeVar, Union, overload
 
@@ -41,7 +42,7 @@ __all__ = ["_np", "Value", "TypedProperty", "ReadOnlyProperty", "checked_float",
            "check", "raise_status", "encode", "flatten", "pack", "doubles", "unpack", "byref", "c_double", "c_int32",
            "c_uint64", "OK", "ERR_BUFFER_TOO_SMALL", "ERR_NOT_FOUND", "ERR_INVALID_HANDLE", "INT32_RANGE",
            "INT64_RANGE", "HANDLE_RANGE", "INT32_MAX", "NP_BOOL", "finite_or_inf", "checked_finite", "checked_non_negative",
-           "checked_repeat", "repeat_value", "checked_count"]
+           "checked_repeat", "repeat_value", "checked_count", "refuse_unordered"]
 
 #: Value types accepted wherever the library takes ``const double *v, int32_t n``.
 Value = Union[float, int, Sequence[float], Any]
@@ -191,8 +192,23 @@ def _name(what: Union[str, bytes]) -> str:
     return what.decode("utf-8", "replace") if isinstance(what, bytes) else what
 
 
+#: Containers refused where an ordered sequence of numbers is expected: a set has no
+#: order (its elements would come in hash order) and a mapping would give its keys.
+_UNORDERED = (_Set, _Mapping)
+
+
+def refuse_unordered(value: Any, what: Union[str, bytes], expected: str = "a sequence of numbers") -> None:
+    """Raises a TypeError naming the type when ``value`` is a set, a frozenset, a dict
+    or any other unordered or mapping container (``collections.abc.Set`` or
+    ``Mapping``, dict views of keys and items included), where an ordered sequence
+    is expected: iterating it would give set elements in hash order, or a dict's keys."""
+    if isinstance(value, _UNORDERED):
+        raise TypeError(f"{_name(what)} must be {expected}, not {type(value).__name__}")
+
+
 def flatten(value: Value, what: str = "value") -> List[float]:
-    """A scalar, a sequence, a nested sequence (e.g. a 4x4 matrix) or an array as a flat list."""
+    """A scalar, a sequence, a nested sequence (e.g. a 4x4 matrix) or an array as a flat
+    list. Sets and mappings (at any level) are a TypeError (:func:`refuse_unordered`)."""
     if isinstance(value, Real):
         return [checked_float(value, what)]
     if type(value) is NP_BOOL:  # a numpy bool scalar, as a bool
@@ -207,6 +223,9 @@ def flatten(value: Value, what: str = "value") -> List[float]:
         return [checked_float(x, what) for x in value.ravel().tolist()]
     if isinstance(value, (str, bytes, bytearray)):
         raise TypeError(f"{_name(what)}: expected a number or a sequence of numbers, not {type(value).__name__}")
+    t = type(value)
+    if t is not tuple and t is not list and isinstance(value, _UNORDERED):  # (the common types skip the ABC check)
+        raise TypeError(f"{_name(what)} must be a sequence of numbers, not {t.__name__}")
     out: List[float] = []
     try:
         items = list(value)  # type: ignore[arg-type]

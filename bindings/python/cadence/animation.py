@@ -18,9 +18,9 @@ from contextlib import contextmanager
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple,
                     Union)
 
-from ._core import (INT64_RANGE, TypedProperty, Value, byref, c_double, c_uint64, check, checked_bool, checked_count,
-                    checked_finite, checked_float, checked_int, checked_non_negative, checked_repeat, doubles, encode,
-                    flatten, pack, raise_status)
+from ._core import (INT64_RANGE, TypedProperty, Value, byref, c_double, c_uint64, check, checked_bool,
+                    checked_count, checked_finite, checked_float, checked_int, checked_non_negative, checked_repeat,
+                    doubles, encode, flatten, pack, raise_status, refuse_unordered)
 from ._lib import cad_anim_callback, lib
 from .enums import (AnimKind, CalcMode, FillMode, RotationMode, TimingName, TransitionSubtype, TransitionType,
                     is_enum_int, parse_enum)
@@ -65,6 +65,7 @@ def timing_bezier(tf: TimingFunction) -> Tuple[float, float, float, float]:
     """The four Bézier control points of a timing function (names map to §4's table)."""
     if _is_timing_name(tf):
         return NAMED_CURVES[int(parse_enum(TimingName, tf, "timing function"))]
+    refuse_unordered(tf, "a timing function", "a name, an int or 4 Bézier values")
     try:
         items = tuple(tf)  # type: ignore[arg-type]
     except TypeError:
@@ -105,19 +106,26 @@ def _timing_call(tf: Optional[TimingFunction], set_name: Callable[..., int], set
     """The C setter and its value arguments for a timing function, as ``(setter, args)``,
     without calling it. Names and step counts are checked as the library checks them,
     and with ``check_bezier`` also Bézier control points (:func:`_check_bezier`), so
-    that the call cannot be refused for its values."""
+    that the call cannot be refused for its values. ``set_steps`` is None for a
+    transaction block's timing function (the C API has no steps setter for it)."""
     if tf is None:
         return set_name, (TimingName.LINEAR,)
     if _is_timing_name(tf):
         return set_name, (_checked_member(TimingName, tf, "timing function"),)
+    forms = ("a name, an int, 4 Bézier values or ('steps', n, 'start'|'end')" if set_steps is not None
+             else "a name, an int or 4 Bézier values")
+    refuse_unordered(tf, "a timing function", forms)
     try:
         items = tuple(tf)  # type: ignore[arg-type]
     except TypeError:
-        raise TypeError(f"a timing function is a name, an int, 4 Bézier values or ('steps', n, 'start'|'end'), "
-                        f"not {type(tf).__name__}") from None
+        raise TypeError(f"a timing function is {forms}, not {type(tf).__name__}") from None
     if items and isinstance(items[0], str):
+        if items[0].lower() == "steps" and set_steps is None:
+            raise ValueError(f"a transaction block's timing function is a name or 4 Bézier values, not steps "
+                             f"(got {tf!r}): steps timing functions apply to animations "
+                             f"(Animation.timing_function), not to transaction or animate blocks")
         if items[0].lower() != "steps" or len(items) not in (2, 3) or set_steps is None:
-            raise ValueError(f"unknown timing function {tf!r}; use a name, 4 Bézier values or ('steps', n, 'start'|'end')")
+            raise ValueError(f"unknown timing function {tf!r}; use {forms}")
         at = items[2] if len(items) == 3 else "end"
         if at not in ("start", "end"):
             raise ValueError(f"steps position must be 'start' or 'end', not {at!r}")
@@ -189,7 +197,9 @@ class Path:
         if isinstance(elements, Path):
             self._elements.extend(elements._elements)
             return self
+        refuse_unordered(elements, "a path", "a Path or a sequence of elements")
         for el in elements:
+            refuse_unordered(el, "a path element", "a point (x, y) or a tagged tuple")
             el = tuple(el) if not isinstance(el, str) else (el,)
             if el and isinstance(el[0], str):
                 op = el[0].lower().replace("moveto", "move_to").replace("lineto", "line_to")
@@ -861,6 +871,8 @@ class Animation:
     @timing_functions.setter
     def timing_functions(self, tfs: Optional[Sequence[TimingFunction]]) -> None:
         self._p()
+        if tfs is not None:
+            refuse_unordered(tfs, "timing_functions", "a sequence of timing functions")
         flat = None if tfs is None else [x for tf in tfs for x in timing_bezier(tf)]
         self._check(lib.cad_anim_set_segment_timing, doubles(flat), len(flat or ()) // 4)
         self._values["timing_functions"] = tfs
@@ -1048,15 +1060,16 @@ class Animation:
 
 def _keyframe_values(values: Any) -> Tuple[List[float], int, int]:
     """Keyframe values as ``(flat, count, components)`` for ``cad_anim_set_values``."""
+    refuse_unordered(values, "keyframe values", "a sequence of values")
     rows = list(values) if not _is_ndarray(values) else values
     count = len(rows)
-    flat = flatten(rows) if count else []
+    flat = flatten(rows, "keyframe values") if count else []
     components = len(flat) // count if count else 0
     if count and not _is_ndarray(values):
         # Every value must have the same number of components: a total that merely
         # divides evenly (values of 1, 3 and 2 numbers as 3 values of 2) would be
         # regrouped silently. The C side then checks that number for the key path.
-        sizes = [len(flatten(row)) for row in rows]
+        sizes = [len(flatten(row, "keyframe values")) for row in rows]
         for i, n in enumerate(sizes):
             if n != sizes[0]:
                 raise InvalidArgumentError(
@@ -1072,6 +1085,7 @@ def _tcb_triple(tcb: Any) -> Tuple[Any, Any, Any]:
         if unknown:
             raise TypeError(f"unknown tcb keys {sorted(unknown)}; use tension, continuity, bias")
         return tcb.get("tension"), tcb.get("continuity"), tcb.get("bias")
+    refuse_unordered(tcb, "tcb", "a dict or a sequence (tension, continuity, bias)")
     t, c, b = tcb
     return t, c, b
 
@@ -1118,6 +1132,7 @@ def _check_option(anim: "Animation", attr: str, v: Any) -> None:
                      lib.cad_anim_set_timing_steps, check_bezier=True)
     elif attr == "timing_functions":
         if v is not None:
+            refuse_unordered(v, "timing_functions", "a sequence of timing functions")
             for pts in {timing_bezier(tf) for tf in v}:
                 _check_bezier(pts)
     elif attr in ("from_value", "to_value", "by_value"):

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional,
 
 from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, HANDLE_RANGE, NP_BOOL, TypedProperty, Value, byref, c_double,
                     c_int32, c_uint64, checked_bool, checked_finite, checked_float, checked_int, checked_non_negative,
-                    checked_repeat, encode, flatten, pack, raise_status, repeat_value, unpack)
+                    checked_repeat, encode, flatten, pack, raise_status, refuse_unordered, repeat_value, unpack)
 from ._lib import lib
 from .errors import ClosedError, InvalidArgumentError, TypeMismatchError
 from .animation import Animation, _no_copy
@@ -725,6 +725,7 @@ class Layer:
 
 def _point_arg(point: Any, what: str = "point") -> Tuple[float, float]:
     """A point argument: a sequence of two real numbers (a tuple, a Point, a numpy array)."""
+    refuse_unordered(point, what, "a sequence of two numbers (x, y)")  # a dict would be indexed by key
     try:
         n = len(point)
     except TypeError:
