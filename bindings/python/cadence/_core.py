@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING, Any, Generic, List, NoReturn, Optional, Sequen
 from ._lib import lib
 from .errors import InvalidArgumentError, error_for_status
 
-try:  # numpy is optional
-    import numpy as _np
+# numpy is optional, also for type checkers: without it installed, mypy takes _np as Any
+# (hence the ignores, which are unused when numpy is there).
+try:
+    import numpy as _np  # type: ignore[import-not-found, unused-ignore]
 except ImportError:  # pragma: no cover - exercised on machines without numpy
-    _np = None  # type: ignore[assignment]
+    _np = None  # type: ignore[assignment, unused-ignore]
 
 
 class _NoType:  # pragma: no cover - stands for numpy.bool_ without numpy

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple,
                     Union)
 
-from ._core import (INT64_RANGE, TypedProperty, Value, byref, c_double, c_uint64, check, checked_bool,
+from ._core import (INT64_RANGE, TypedProperty, Value, _np, byref, c_double, c_uint64, check, checked_bool,
                     checked_count, checked_finite, checked_float, checked_int, checked_non_negative, checked_repeat,
                     doubles, encode, flatten, pack, raise_status, refuse_unordered)
 from ._lib import cad_anim_callback, lib
@@ -1214,8 +1214,7 @@ def evaluate_timing(timing_function: TimingFunction, x: Any) -> Any:
         check(lib.cad_timing_eval_batch(c1x, c1y, c2x, c2y, xi, yo, 1))
         return yo[0]
     if _is_ndarray(x):
-        import numpy as np
-
+        np = _np  # (an ndarray was given: numpy is there)
         n = checked_count(int(x.size), "n")  # before any copy of the array
         # C reads and writes aligned, contiguous doubles; the shape is kept (0-d too:
         # np.ascontiguousarray would make it 1-d).

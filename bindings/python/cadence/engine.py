@@ -1278,7 +1278,7 @@ class Engine:
                 cap = count * k
                 if _np is not None:
                     out = _np.empty(max(cap, 1), dtype=_np.float64)
-                    optr = ctypes.cast(out.ctypes.data, _POINTER_DOUBLE)
+                    optr: Any = ctypes.cast(out.ctypes.data, _POINTER_DOUBLE)
                 else:
                     out = (c_double * max(cap, 1))()
                     optr = out

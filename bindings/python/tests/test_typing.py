@@ -103,12 +103,17 @@ def f(engine: cadence.Engine) -> None:
 '''
 
 
+#: numpy for the snippets: without numpy installed mypy takes it as Any (and the
+#: package must still pass, see test_mypy_strict_passes_for_the_package).
+NUMPY_IMPORT = "import numpy as np  # type: ignore[import-not-found, unused-ignore]"
+
+
 def _readme_blocks() -> list:
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
     out = [blocks[0]]
     for i, block in enumerate(blocks[1:]):
         # the later blocks are fragments using names defined by the reader: give them types
-        out.append("import ctypes\nfrom typing import List\nimport numpy as np\nimport cadence\n\n"
+        out.append(f"import ctypes\nfrom typing import List\n{NUMPY_IMPORT}\nimport cadence\n\n"
                    f"def block_{i}(engine: cadence.Engine, layer: cadence.Layer, root: cadence.Layer,\n"
                    "            layers: List[cadence.Layer]) -> None:\n" + textwrap.indent(block, "    "))
     return out
@@ -141,6 +146,16 @@ def test_mypy_strict_reports_wrong_types(tmp_path):
     r = _mypy(tmp_path, {"wrong.py": WRONG})
     errors = [line for line in r.stdout.splitlines() if ": error:" in line]
     assert [int(line.split(":")[1]) for line in errors] == [7, 8, 9, 11], r.stdout
+
+
+def test_mypy_strict_passes_for_the_package(tmp_path):
+    # With and without numpy installed (numpy is optional: the package must not need
+    # its stubs either).
+    pytest.importorskip("mypy")
+    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-color-output", "--cache-dir",
+                        str(tmp_path / ".mypy_cache"), "-p", "cadence"], cwd=PACKAGE_DIR.parent,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
 
 
 def _class_body(path: Path, name: str) -> list:
