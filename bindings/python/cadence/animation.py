@@ -64,7 +64,7 @@ def _is_timing_name(tf: Any) -> "TypeGuard[Union[str, int]]":
 def timing_bezier(tf: TimingFunction) -> Tuple[float, float, float, float]:
     """The four Bézier control points of a timing function (names map to §4's table)."""
     if _is_timing_name(tf):
-        return NAMED_CURVES[int(parse_enum(TimingName, tf, "timing function"))]
+        return NAMED_CURVES[int(_checked_member(TimingName, tf, "timing function"))]
     refuse_unordered(tf, "a timing function", "a name, an int or 4 Bézier values")
     try:
         items = tuple(tf)  # type: ignore[arg-type]
