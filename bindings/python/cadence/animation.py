@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple,
                     Union)
 
-from ._core import (INT64_RANGE, TypedProperty, Value, _np, byref, c_double, c_uint64, check, checked_bool,
+from ._core import (INT64_RANGE, NP_BOOL, TypedProperty, Value, _np, byref, c_double, c_uint64, check, checked_bool,
                     checked_count, checked_finite, checked_float, checked_int, checked_non_negative, checked_repeat,
                     doubles, encode, flatten, pack, raise_status, refuse_unordered)
 from ._lib import cad_anim_callback, lib
@@ -1201,20 +1201,25 @@ def evaluate_timing(timing_function: TimingFunction, x: Any) -> Any:
     """Evaluates a Bézier timing function (a name or 4 control values) at progress
     ``x`` with the engine's own solver (``cad_timing_eval_batch``, one C call).
 
-    ``x``: a real number of any type (int, float, bool, numpy scalars...; returns a
-    float), a numpy array of any shape, 0-d included, and memory layout (returns a
-    new float64 array of the same shape) or a sequence (returns a list). Values are
-    clamped to [0, 1]. The count is a C ``int32_t``: more than 2**31 - 1 values is an
-    :class:`~cadence.InvalidArgumentError`.
+    ``x``: a real number of any type (int, float, bool, numpy scalars such as
+    ``np.float32(0.5)`` or ``np.True_``...; returns a float), a numpy array of any
+    shape, 0-d included, and memory layout (returns a new float64 array of the same
+    shape) or a sequence (returns a list). Arrays must hold real numbers (a bool,
+    integer or float dtype): strings, bytes, complex numbers or objects are a
+    TypeError, as they are in a sequence. Values are clamped to [0, 1]. The count is
+    a C ``int32_t``: more than 2**31 - 1 values is an :class:`~cadence.InvalidArgumentError`.
     """
     c1x, c1y, c2x, c2y = timing_bezier(timing_function)
-    if isinstance(x, numbers.Real):
+    if isinstance(x, numbers.Real) or type(x) is NP_BOOL:  # (numpy's bool is no numbers.Real)
         xi = (c_double * 1)(checked_float(x, "x"))
         yo = (c_double * 1)()
         check(lib.cad_timing_eval_batch(c1x, c1y, c2x, c2y, xi, yo, 1))
         return yo[0]
     if _is_ndarray(x):
         np = _np  # (an ndarray was given: numpy is there)
+        if x.dtype.kind not in "biuf":  # np.require would parse strings and drop imaginary parts
+            raise TypeError(f"x must be an array of real numbers (a bool, integer or float dtype), "
+                            f"not of dtype {x.dtype}")
         n = checked_count(int(x.size), "n")  # before any copy of the array
         # C reads and writes aligned, contiguous doubles; the shape is kept (0-d too:
         # np.ascontiguousarray would make it 1-d).
