@@ -5,7 +5,9 @@ layer attaches an immutable copy, so the description can be changed and added
 again. ``close()`` destroys the description (attached copies live on).
 
 The C API has setters but no getters for animation fields, so the properties
-read back what was set through this object (the spec defaults otherwise). A
+read back what was set through this object (the spec defaults otherwise): for
+values, an immutable copy of the numbers sent to C (a float, a tuple of floats,
+or a read-only float64 array for an array), never the object passed in. A
 read-only view of an attached copy (:meth:`Layer.animation_for_key`) cannot be
 changed (``InvalidStateError``) and its properties read ``None``.
 """
@@ -20,7 +22,7 @@ from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List
 
 from ._core import (INT64_RANGE, NP_BOOL, TypedProperty, Value, _np, byref, c_double, c_uint64, check, checked_bool,
                     checked_count, checked_finite, checked_float, checked_int, checked_non_negative, checked_repeat,
-                    doubles, encode, flatten, pack, raise_status, refuse_unordered)
+                    doubles, encode, flatten, raise_status, refuse_unordered)
 from ._lib import cad_anim_callback, lib
 from .enums import (AnimKind, CalcMode, FillMode, RotationMode, TimingName, TransitionSubtype, TransitionType,
                     is_enum_int, parse_enum)
@@ -270,6 +272,31 @@ def _as_path(path: Any) -> Path:
     p = path if isinstance(path, Path) else Path(path)
     p._check_sendable()
     return p
+
+
+# What the value getters read back: an immutable copy of the numbers sent to C, never
+# the caller's object (a list changed after the call would otherwise read back numbers
+# the library never had). A number reads as a float, a numpy array as a read-only
+# float64 array of its shape, any other sequence as a flat tuple of floats.
+def _frozen(value: Any, flat: List[float]) -> Any:
+    if isinstance(value, numbers.Real) or type(value) is NP_BOOL:
+        return flat[0]
+    if _is_ndarray(value):
+        arr = _np.array(flat, dtype=_np.float64).reshape(value.shape)
+        arr.flags.writeable = False
+        return arr
+    return tuple(flat)
+
+
+def _frozen_timing(tf: Any, args: Tuple[Any, ...]) -> Any:
+    """The timing function to read back: a name (immutable) as given, Bézier control
+    points as the 4 floats sent, steps as a tuple of what was given."""
+    if tf is None or _is_timing_name(tf):
+        return tf
+    items = tuple(tf)
+    if items and isinstance(items[0], str):
+        return items
+    return tuple(args)
 
 
 # Converters of the CAMediaTiming and property-animation fields: (value, field name) -> C value.
@@ -733,33 +760,40 @@ class Animation:
     def _set_value(self, fn: Any, name: str, value: Any) -> None:
         if value is None:
             self._check(fn, None, 0)
+            self._values[name] = None
         else:
-            buf, n = pack(value, name)
-            self._check(fn, buf, n)
-        self._values[name] = value
+            flat = flatten(value, name)
+            self._check(fn, doubles(flat), len(flat))
+            self._values[name] = _frozen(value, flat)
 
     from_value: "TypedProperty[Any, Optional[Value]]" = TypedProperty(
         lambda self: self._get("from_value", None),
-        lambda self, v: self._set_value(lib.cad_anim_set_from, "from_value", v), doc="fromValue (None clears it).")
+        lambda self, v: self._set_value(lib.cad_anim_set_from, "from_value", v),
+        doc="fromValue (None clears it). Reads back the numbers sent: a float for a number, a tuple of "
+            "floats for a sequence, a read-only float64 array for an array.")
     to_value: "TypedProperty[Any, Optional[Value]]" = TypedProperty(
         lambda self: self._get("to_value", None),
-        lambda self, v: self._set_value(lib.cad_anim_set_to, "to_value", v), doc="toValue (None clears it).")
+        lambda self, v: self._set_value(lib.cad_anim_set_to, "to_value", v),
+        doc="toValue (None clears it); read back as fromValue.")
     by_value: "TypedProperty[Any, Optional[Value]]" = TypedProperty(
         lambda self: self._get("by_value", None),
-        lambda self, v: self._set_value(lib.cad_anim_set_by, "by_value", v), doc="byValue (None clears it).")
+        lambda self, v: self._set_value(lib.cad_anim_set_by, "by_value", v),
+        doc="byValue (None clears it); read back as fromValue.")
 
     @property
     def timing_function(self) -> Optional[TimingFunction]:
         """The timing function (None = linear): a name, a TimingName, a 4-tuple of
-        Bézier control points or ("steps", n, "start"|"end")."""
+        Bézier control points or ("steps", n, "start"|"end"). Reads back a name as
+        given, Bézier control points as the tuple of 4 floats sent."""
         v: Optional[TimingFunction] = self._get("timing_function", None)
         return v
 
     @timing_function.setter
     def timing_function(self, tf: Optional[TimingFunction]) -> None:
-        _apply_timing(tf, self._call, lib.cad_anim_set_timing_function, lib.cad_anim_set_timing_bezier,
-                      lib.cad_anim_set_timing_steps)
-        self._values["timing_function"] = tf
+        fn, args = _timing_call(tf, lib.cad_anim_set_timing_function, lib.cad_anim_set_timing_bezier,
+                                lib.cad_anim_set_timing_steps)
+        self._check(fn, *args)
+        self._values["timing_function"] = _frozen_timing(tf, args)
 
     def set_timing_steps(self, steps: int, jump_at_start: bool = False) -> None:
         """Cadence extension: a ``steps(n, start|end)`` timing function."""
@@ -834,20 +868,23 @@ class Animation:
 
     @property
     def values(self) -> Optional[Sequence[Any]]:
-        """Keyframe values (one number or sequence per keyframe)."""
+        """Keyframe values (one number or sequence per keyframe), read back as a tuple
+        with a float per number and a flat tuple of floats per sequence (a read-only
+        float64 array of the same shape for an array): a copy of what was sent."""
         v: Optional[Sequence[Any]] = self._get("values", None)
         return v
 
     @values.setter
     def values(self, values: Sequence[Any]) -> None:
         self._p()
-        flat, count, components = _keyframe_values(values)
+        flat, count, components, frozen = _keyframe_values(values)
         self._check(lib.cad_anim_set_values, doubles(flat), count, components)
-        self._values["values"] = values
+        self._values["values"] = frozen
 
     @property
     def key_times(self) -> Optional[Sequence[float]]:
-        """keyTimes (None: evenly spaced)."""
+        """keyTimes (None: evenly spaced), read back as a tuple of floats (a read-only
+        float64 array for an array): a copy of what was sent."""
         v: Optional[Sequence[float]] = self._get("key_times", None)
         return v
 
@@ -856,7 +893,7 @@ class Animation:
         self._p()
         flat = None if times is None else flatten(times, "key_times")
         self._check(lib.cad_anim_set_key_times, doubles(flat), len(flat or ()))
-        self._values["key_times"] = times
+        self._values["key_times"] = None if flat is None else _frozen(times, flat)
 
     calculation_mode: "TypedProperty[CalcMode, _Enum]" = _field_property(
         "calculation_mode", "cad_anim_set_calculation_mode", _to_calc_mode, CalcMode.LINEAR,
@@ -873,9 +910,16 @@ class Animation:
         self._p()
         if tfs is not None:
             refuse_unordered(tfs, "timing_functions", "a sequence of timing functions")
-        flat = None if tfs is None else [x for tf in tfs for x in timing_bezier(tf)]
+        if tfs is None:
+            flat, kept = None, None
+        else:
+            given = list(tfs)
+            points = [timing_bezier(tf) for tf in given]
+            flat = [x for pts in points for x in pts]
+            # read back: names as given, Bézier control points as the 4 floats sent
+            kept = tuple(tf if _is_timing_name(tf) else pts for tf, pts in zip(given, points))
         self._check(lib.cad_anim_set_segment_timing, doubles(flat), len(flat or ()) // 4)
-        self._values["timing_functions"] = tfs
+        self._values["timing_functions"] = kept
 
     @property
     def tcb(self) -> Optional[Any]:
@@ -893,7 +937,8 @@ class Animation:
         lists, count = _tcb_lists(tension, continuity, bias)
         arrs = [doubles(x) for x in lists]
         self._check(lib.cad_anim_set_tcb, arrs[0], arrs[1], arrs[2], count)
-        self._values["tcb"] = (tension, continuity, bias)
+        self._values["tcb"] = tuple(None if flat is None else _frozen(given, flat)
+                                    for given, flat in zip((tension, continuity, bias), lists))
 
     @property
     def path(self) -> Optional["Path"]:
@@ -1058,8 +1103,11 @@ class Animation:
         return callback
 
 
-def _keyframe_values(values: Any) -> Tuple[List[float], int, int]:
-    """Keyframe values as ``(flat, count, components)`` for ``cad_anim_set_values``."""
+def _keyframe_values(values: Any) -> Tuple[List[float], int, int, Any]:
+    """Keyframe values as ``(flat, count, components)`` for ``cad_anim_set_values``, and
+    the immutable copy the ``values`` getter reads back: a read-only float64 array of
+    an array's shape, or a tuple with a float per number and a flat tuple of floats
+    per sequence."""
     refuse_unordered(values, "keyframe values", "a sequence of values")
     rows = list(values) if not _is_ndarray(values) else values
     count = len(rows)
@@ -1075,7 +1123,10 @@ def _keyframe_values(values: Any) -> Tuple[List[float], int, int]:
                 raise InvalidArgumentError(
                     -2, message=f"keyframe values must all have the same number of components: "
                                 f"value {i} has {n}, value 0 has {sizes[0]}")
-    return flat, count, components
+    if _is_ndarray(values):
+        return flat, count, components, _frozen(values, flat)
+    frozen = tuple(_frozen(row, flat[i * components:(i + 1) * components]) for i, row in enumerate(rows))
+    return flat, count, components, frozen
 
 
 def _tcb_triple(tcb: Any) -> Tuple[Any, Any, Any]:
