@@ -6,7 +6,8 @@ import math
 import operator
 from collections.abc import Mapping as _Mapping, Set as _Set
 from numbers import Integral, Real
-from typing import TYPE_CHECKING, Any, Generic, List, NoReturn, Optional, Sequence, Tuple, TypeVar, Union, overload
+from typing import (TYPE_CHECKING, Any, Generic, List, NoReturn, Optional, Protocol, Sequence, SupportsFloat,
+                    SupportsIndex, Tuple, TypeVar, Union, overload)
 
 from ._lib import lib
 from .errors import InvalidArgumentError, error_for_status
@@ -40,14 +41,44 @@ ERR_BUFFER_TOO_SMALL = lib.CAD_ERR_BUFFER_TOO_SMALL
 ERR_NOT_FOUND = lib.CAD_ERR_NOT_FOUND
 ERR_INVALID_HANDLE = lib.CAD_ERR_INVALID_HANDLE
 
-__all__ = ["_np", "Value", "TypedProperty", "ReadOnlyProperty", "checked_float", "checked_int", "checked_bool",
-           "check", "raise_status", "encode", "flatten", "pack", "doubles", "unpack", "byref", "c_double", "c_int32",
-           "c_uint64", "OK", "ERR_BUFFER_TOO_SMALL", "ERR_NOT_FOUND", "ERR_INVALID_HANDLE", "INT32_RANGE",
-           "INT64_RANGE", "HANDLE_RANGE", "INT32_MAX", "NP_BOOL", "finite_or_inf", "checked_finite", "checked_non_negative",
-           "checked_repeat", "repeat_value", "checked_count", "refuse_unordered"]
+__all__ = ["_np", "Value", "Vector", "ArrayLike", "RealLike", "IntLike", "BoolLike", "TypedProperty",
+           "ReadOnlyProperty", "checked_float", "checked_int", "checked_bool", "check", "raise_status", "encode",
+           "flatten", "pack", "doubles", "unpack", "byref", "c_double", "c_int32", "c_uint64", "OK",
+           "ERR_BUFFER_TOO_SMALL", "ERR_NOT_FOUND", "ERR_INVALID_HANDLE", "INT32_RANGE", "INT64_RANGE", "HANDLE_RANGE",
+           "INT32_MAX", "NP_BOOL", "finite_or_inf", "checked_finite", "checked_non_negative", "checked_repeat",
+           "repeat_value", "checked_count", "refuse_unordered"]
 
-#: Value types accepted wherever the library takes ``const double *v, int32_t n``.
-Value = Union[float, int, Sequence[float], Any]
+# ---- types of the arguments, for type checkers ---------------------------------------
+# What the run-time checks accept, without naming numpy (which may not be installed):
+# numpy's scalars have __float__ / __index__, and its arrays match ArrayLike.
+
+#: A real number where a C double is taken: int, float, bool, Fraction, numpy's scalars
+#: (``np.float32(0.5)``, ``np.int64(2)``, ``np.True_``)... (checked_float: other types
+#: with ``__float__``, such as Decimal, are a TypeError at run time).
+RealLike = SupportsFloat
+#: An integer where a C integer is taken: int, numpy's integers (anything with
+#: ``__index__``; a bool is a TypeError at run time).
+IntLike = SupportsIndex
+#: A boolean: bool, numpy's bool, or a number (non-zero is true, as in C).
+BoolLike = SupportsFloat
+
+
+class ArrayLike(Protocol):
+    """A numpy array (or another object with ``__array__``, ``__len__`` and
+    ``__getitem__``), where a sequence of numbers is taken. For type checkers only."""
+
+    def __array__(self) -> Any: ...
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: Any, /) -> Any: ...
+
+
+#: A sequence of numbers (a tuple, a list, a Point...) or an array: a vector value.
+Vector = Union[Sequence[SupportsFloat], ArrayLike]
+#: Value types accepted wherever the library takes ``const double *v, int32_t n``: a
+#: number, a sequence of numbers, a nested sequence (a 4x4 matrix as rows) or an array.
+Value = Union[SupportsFloat, Sequence[Union[SupportsFloat, Sequence[SupportsFloat], ArrayLike]], ArrayLike]
 
 _G = TypeVar("_G")
 _S = TypeVar("_S")

@@ -17,12 +17,13 @@ import ctypes
 import math
 import numbers
 from contextlib import contextmanager
-from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple,
-                    Union)
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, SupportsFloat,
+                    SupportsIndex, Tuple, TypeVar, Union, overload)
 
-from ._core import (INT64_RANGE, NP_BOOL, TypedProperty, Value, _np, byref, c_double, c_uint64, check, checked_bool,
-                    checked_count, checked_finite, checked_float, checked_int, checked_non_negative, checked_repeat,
-                    doubles, encode, flatten, raise_status, refuse_unordered)
+from ._core import (INT64_RANGE, NP_BOOL, ArrayLike, BoolLike, IntLike, RealLike, TypedProperty, Value, Vector, _np,
+                    byref, c_double, c_uint64, check, checked_bool, checked_count, checked_finite, checked_float,
+                    checked_int, checked_non_negative, checked_repeat, doubles, encode, flatten, raise_status,
+                    refuse_unordered)
 from ._lib import cad_anim_callback, lib
 from .enums import (AnimKind, CalcMode, FillMode, RotationMode, TimingName, TransitionSubtype, TransitionType,
                     is_enum_int, parse_enum)
@@ -33,12 +34,22 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .engine import Engine, Event
 
-__all__ = ["Animation", "Path", "TimingFunction", "NAMED_CURVES", "timing_bezier", "evaluate_timing"]
+__all__ = ["Animation", "AnimationView", "Path", "TimingFunction", "BezierTimingFunction", "NAMED_CURVES",
+           "timing_bezier", "evaluate_timing"]
 
-#: A timing function: a name ("linear", "easeIn", "easeOut", "easeInEaseOut",
-#: "default"), a TimingName, a 4-tuple of Bézier control points
-#: (c1x, c1y, c2x, c2y), or ("steps", n, "start"|"end").
-TimingFunction = Union[str, int, Tuple[float, float, float, float], Tuple[str, int, str]]
+#: A timing function given as a curve: a name ("linear", "easeIn", "easeOut",
+#: "easeInEaseOut", "default"), a TimingName (or its int), or a 4-tuple of Bézier
+#: control points (c1x, c1y, c2x, c2y). What transaction blocks
+#: (``Engine.transaction``, ``Engine.animate``), per-segment keyframe timing
+#: functions, :func:`timing_bezier` and :func:`evaluate_timing` take.
+BezierTimingFunction = Union[str, SupportsIndex, Tuple[SupportsFloat, SupportsFloat, SupportsFloat, SupportsFloat]]
+#: A timing function of an animation: a :data:`BezierTimingFunction`, or Cadence's
+#: ``("steps", n, "start"|"end")`` (``("steps", n)``: "end").
+TimingFunction = Union[BezierTimingFunction, Tuple[str, SupportsIndex], Tuple[str, SupportsIndex, str]]
+
+#: Keyframe values: one value (a number, a sequence of numbers, a 4x4 matrix as rows,
+#: an array) per keyframe, or an array with one row per keyframe.
+Values = Union[Sequence[Value], ArrayLike]
 
 #: Control points of the named curves (SEMANTICS.md §4).
 NAMED_CURVES: Dict[int, Tuple[float, float, float, float]] = {
@@ -63,7 +74,7 @@ def _is_timing_name(tf: Any) -> "TypeGuard[Union[str, int]]":
     return isinstance(tf, str) or is_enum_int(tf)
 
 
-def timing_bezier(tf: TimingFunction) -> Tuple[float, float, float, float]:
+def timing_bezier(tf: BezierTimingFunction) -> Tuple[float, float, float, float]:
     """The four Bézier control points of a timing function (names map to §4's table)."""
     if _is_timing_name(tf):
         return NAMED_CURVES[int(_checked_member(TimingName, tf, "timing function"))]
@@ -169,22 +180,23 @@ class Path:
         if elements is not None:
             self.extend(elements)
 
-    def move_to(self, x: float, y: float) -> "Path":
+    def move_to(self, x: RealLike, y: RealLike) -> "Path":
         """Starts a subpath at (x, y)."""
         self._elements.append(("move_to", checked_finite(x, "x"), checked_finite(y, "y")))
         return self
 
-    def line_to(self, x: float, y: float) -> "Path":
+    def line_to(self, x: RealLike, y: RealLike) -> "Path":
         """A straight line to (x, y)."""
         self._elements.append(("line_to", checked_finite(x, "x"), checked_finite(y, "y")))
         return self
 
-    def quad_to(self, cx: float, cy: float, x: float, y: float) -> "Path":
+    def quad_to(self, cx: RealLike, cy: RealLike, x: RealLike, y: RealLike) -> "Path":
         """A quadratic Bézier with control point (cx, cy) to (x, y)."""
         self._elements.append(("quad_to", *_finite_floats(cx=cx, cy=cy, x=x, y=y)))
         return self
 
-    def cubic_to(self, c1x: float, c1y: float, c2x: float, c2y: float, x: float, y: float) -> "Path":
+    def cubic_to(self, c1x: RealLike, c1y: RealLike, c2x: RealLike, c2y: RealLike, x: RealLike,
+                 y: RealLike) -> "Path":
         """A cubic Bézier with control points (c1x, c1y), (c2x, c2y) to (x, y)."""
         self._elements.append(("cubic_to", *_finite_floats(c1x=c1x, c1y=c1y, c2x=c2x, c2y=c2y, x=x, y=y)))
         return self
@@ -380,14 +392,14 @@ def _field_property(attr: str, cname: str, conv: Callable[[Any, str], Any], defa
         if attr == "duration":
             self._values.pop("_auto_duration", None)  # set explicitly: no longer follows the spring
 
-    return TypedProperty(fget, fset, doc=doc or f"{_camel(attr)} (``{cname}``); default {default!r}.")
+    return _Field(fget, fset, doc=doc or f"{_camel(attr)} (``{cname}``); default {default!r}.")
 
 
 #: Spring parameters and their defaults, in ``set_spring`` order.
 _SPRING_DEFAULTS: Dict[str, float] = {"mass": 1.0, "stiffness": 100.0, "damping": 10.0, "initial_velocity": 0.0}
 
 
-def _spring_property(name: str, doc: str) -> "TypedProperty[Optional[float], float]":
+def _spring_property(name: str, doc: str) -> "TypedProperty[Optional[float], RealLike]":
     """One spring parameter (None for other kinds); setting it keeps the other three."""
     return TypedProperty(lambda self: self._spring_params()[name]
                          if self._kind == AnimKind.SPRING and not self._readonly else None,
@@ -412,7 +424,30 @@ def _field(attr: str) -> Any:
     raise KeyError(attr)
 
 
-_Enum = Union[int, str]
+#: An enum argument: a member, an integer (numpy's too) or a name.
+_Enum = Union[SupportsIndex, str]
+
+_G = TypeVar("_G")
+_S = TypeVar("_S")
+
+
+class _Field(TypedProperty[_G, _S]):
+    """An animation field: a :class:`~cadence._core.TypedProperty` that reads ``_G`` on
+    an animation description and ``Optional[_G]`` on a read-only view of an attached
+    copy (:class:`AnimationView`), whose fields read None (the C API has no getters).
+    At run time it is a plain property."""
+
+    if TYPE_CHECKING:  # pragma: no cover
+        @overload  # type: ignore[override]
+        def __get__(self, obj: None, owner: Any = None) -> "_Field[_G, _S]": ...
+
+        @overload
+        def __get__(self, obj: "AnimationView", owner: Any = None) -> Optional[_G]: ...
+
+        @overload
+        def __get__(self, obj: object, owner: Any = None) -> _G: ...
+
+        def __get__(self, obj: Any, owner: Any = None) -> Any: ...
 
 
 class Animation:
@@ -433,23 +468,24 @@ class Animation:
                  "__weakref__")
 
     # The fields set through one C setter each (_FIELDS), typed for type checkers. On
-    # read-only views (Layer.animation_for_key) they read None.
-    begin_time: "TypedProperty[float, float]" = _field("begin_time")
-    duration: "TypedProperty[float, float]" = _field("duration")
-    speed: "TypedProperty[float, float]" = _field("speed")
-    time_offset: "TypedProperty[float, float]" = _field("time_offset")
-    repeat_count: "TypedProperty[float, float]" = _field("repeat_count")
-    repeat_duration: "TypedProperty[float, float]" = _field("repeat_duration")
-    autoreverses: "TypedProperty[bool, bool]" = _field("autoreverses")
-    fill_mode: "TypedProperty[FillMode, _Enum]" = _field("fill_mode")
-    removed_on_completion: "TypedProperty[bool, bool]" = _field("removed_on_completion")
-    additive: "TypedProperty[bool, bool]" = _field("additive")
-    cumulative: "TypedProperty[bool, bool]" = _field("cumulative")
-    tag: "TypedProperty[int, int]" = _field("tag")
+    # read-only views (Layer.animation_for_key) they read None: _Field types them
+    # Optional on an AnimationView.
+    begin_time: "_Field[float, RealLike]" = _field("begin_time")
+    duration: "_Field[float, RealLike]" = _field("duration")
+    speed: "_Field[float, RealLike]" = _field("speed")
+    time_offset: "_Field[float, RealLike]" = _field("time_offset")
+    repeat_count: "_Field[float, RealLike]" = _field("repeat_count")
+    repeat_duration: "_Field[float, RealLike]" = _field("repeat_duration")
+    autoreverses: "_Field[bool, BoolLike]" = _field("autoreverses")
+    fill_mode: "_Field[FillMode, _Enum]" = _field("fill_mode")
+    removed_on_completion: "_Field[bool, BoolLike]" = _field("removed_on_completion")
+    additive: "_Field[bool, BoolLike]" = _field("additive")
+    cumulative: "_Field[bool, BoolLike]" = _field("cumulative")
+    tag: "_Field[int, IntLike]" = _field("tag")
 
     # ---- construction -------------------------------------------------------
 
-    def __init__(self, engine: "Engine", kind: Union[AnimKind, int, str], keypath: Optional[str] = None,
+    def __init__(self, engine: "Engine", kind: Union[AnimKind, IntLike, str], keypath: Optional[str] = None,
                  **options: Any) -> None:
         """Creates a description of ``kind`` for ``keypath`` (None for groups and
         transitions) and applies ``options`` (timing fields, see the class doc)."""
@@ -472,9 +508,9 @@ class Animation:
                 self.configure(**options)
 
     @classmethod
-    def _view(cls, engine: "Engine", handle: int, key: Optional[str] = None) -> "Animation":
+    def _view(cls, engine: "Engine", handle: int, key: Optional[str] = None) -> "AnimationView":
         """A read-only view of an attached copy (not owned: close() does not destroy it)."""
-        self = cls.__new__(cls)
+        self = AnimationView.__new__(AnimationView)
         self._engine = engine
         self._handle = self._id = handle
         self._cb_uid = 0
@@ -514,8 +550,8 @@ class Animation:
         return self
 
     @classmethod
-    def basic(cls, engine: "Engine", keypath: str, from_: Any = None, to: Any = None, by: Any = None,
-              duration: Optional[float] = None, **timing: Any) -> "Animation":
+    def basic(cls, engine: "Engine", keypath: str, from_: Optional[Value] = None, to: Optional[Value] = None,
+              by: Optional[Value] = None, duration: Optional[RealLike] = None, **timing: Any) -> "Animation":
         """A CABasicAnimation of ``keypath`` (SEMANTICS.md §5): any of from/to/by
         (from+to+by together fails when the animation is added)."""
         a = cls(engine, AnimKind.BASIC, keypath)
@@ -527,11 +563,11 @@ class Animation:
         return a
 
     @classmethod
-    def keyframe(cls, engine: "Engine", keypath: str, values: Optional[Sequence[Any]] = None,
-                 key_times: Optional[Sequence[float]] = None, calculation_mode: Union[str, int] = "linear",
-                 timing_functions: Optional[Sequence[TimingFunction]] = None,
+    def keyframe(cls, engine: "Engine", keypath: str, values: Optional[Values] = None,
+                 key_times: Optional[Vector] = None, calculation_mode: _Enum = "linear",
+                 timing_functions: Optional[Sequence[BezierTimingFunction]] = None,
                  tcb: Optional[Any] = None, path: Optional[Any] = None,
-                 rotation_mode: Optional[Union[str, int]] = None, duration: Optional[float] = None,
+                 rotation_mode: Optional[_Enum] = None, duration: Optional[RealLike] = None,
                  **timing: Any) -> "Animation":
         """A CAKeyframeAnimation (SEMANTICS.md §7).
 
@@ -553,9 +589,10 @@ class Animation:
         return a
 
     @classmethod
-    def spring(cls, engine: "Engine", keypath: str, mass: float = 1.0, stiffness: float = 100.0,
-               damping: float = 10.0, initial_velocity: float = 0.0, from_: Any = None, to: Any = None,
-               by: Any = None, duration: Optional[float] = None, **timing: Any) -> "Animation":
+    def spring(cls, engine: "Engine", keypath: str, mass: RealLike = 1.0, stiffness: RealLike = 100.0,
+               damping: RealLike = 10.0, initial_velocity: RealLike = 0.0, from_: Optional[Value] = None,
+               to: Optional[Value] = None, by: Optional[Value] = None, duration: Optional[RealLike] = None,
+               **timing: Any) -> "Animation":
         """A CASpringAnimation (SEMANTICS.md §6). With ``duration=None`` the duration
         is set to the spring's settling duration, so it ends naturally, and kept equal
         to it when mass, stiffness, damping or initial_velocity change later (until
@@ -572,8 +609,9 @@ class Animation:
         return a
 
     @classmethod
-    def spring_perceptual(cls, engine: "Engine", keypath: str, duration: float, bounce: float = 0.0,
-                          from_: Any = None, to: Any = None, by: Any = None, **timing: Any) -> "Animation":
+    def spring_perceptual(cls, engine: "Engine", keypath: str, duration: RealLike, bounce: RealLike = 0.0,
+                          from_: Optional[Value] = None, to: Optional[Value] = None, by: Optional[Value] = None,
+                          **timing: Any) -> "Animation":
         """A spring from a perceptual duration and a bounce in (-1, 1) (SEMANTICS.md §6;
         ``cad_anim_set_spring_perceptual``); its duration becomes the settling duration,
         and follows it when the spring parameters change later (until set explicitly)."""
@@ -585,9 +623,9 @@ class Animation:
         return a
 
     @classmethod
-    def spring_uikit(cls, engine: "Engine", keypath: str, duration: float, damping_ratio: float,
-                     initial_velocity: float = 0.0, from_: Any = None, to: Any = None, by: Any = None,
-                     **timing: Any) -> "Animation":
+    def spring_uikit(cls, engine: "Engine", keypath: str, duration: RealLike, damping_ratio: RealLike,
+                     initial_velocity: RealLike = 0.0, from_: Optional[Value] = None, to: Optional[Value] = None,
+                     by: Optional[Value] = None, **timing: Any) -> "Animation":
         """A UIKit-style spring that settles exactly at ``duration`` (``cad_anim_set_spring_uikit``)."""
         a = cls(engine, AnimKind.SPRING, keypath)
         with a._closing_on_error():
@@ -597,7 +635,7 @@ class Animation:
         return a
 
     @classmethod
-    def group(cls, engine: "Engine", children: Sequence["Animation"], duration: Optional[float] = None,
+    def group(cls, engine: "Engine", children: Sequence["Animation"], duration: Optional[RealLike] = None,
               **timing: Any) -> "Animation":
         """A CAAnimationGroup of copies of ``children`` (SEMANTICS.md §9)."""
         a = cls(engine, AnimKind.GROUP, None)
@@ -609,8 +647,8 @@ class Animation:
         return a
 
     @classmethod
-    def transition(cls, engine: "Engine", type: Union[str, int] = "fade", subtype: Union[str, int] = "fromLeft",
-                   start_progress: float = 0.0, end_progress: float = 1.0, duration: Optional[float] = None,
+    def transition(cls, engine: "Engine", type: _Enum = "fade", subtype: _Enum = "fromLeft",
+                   start_progress: RealLike = 0.0, end_progress: RealLike = 1.0, duration: Optional[RealLike] = None,
                    **timing: Any) -> "Animation":
         """A CATransition (SEMANTICS.md §8): type "fade", "moveIn", "push", "reveal",
         or Cadence's 3D "flip" and "cube"; subtype "fromLeft", "fromRight", "fromTop",
@@ -795,14 +833,14 @@ class Animation:
         self._check(fn, *args)
         self._values["timing_function"] = _frozen_timing(tf, args)
 
-    def set_timing_steps(self, steps: int, jump_at_start: bool = False) -> None:
+    def set_timing_steps(self, steps: IntLike, jump_at_start: bool = False) -> None:
         """Cadence extension: a ``steps(n, start|end)`` timing function."""
         self.timing_function = ("steps", steps, "start" if jump_at_start else "end")
 
     # ---- springs ---------------------------------------------------------------
 
-    def set_spring(self, mass: float = 1.0, stiffness: float = 100.0, damping: float = 10.0,
-                   initial_velocity: float = 0.0) -> None:
+    def set_spring(self, mass: RealLike = 1.0, stiffness: RealLike = 100.0, damping: RealLike = 10.0,
+                   initial_velocity: RealLike = 0.0) -> None:
         """Spring parameters (mass > 0, stiffness > 0, damping >= 0)."""
         m, k, c, v0 = _floats(mass=mass, stiffness=stiffness, damping=damping, initial_velocity=initial_velocity)
         self._check(lib.cad_anim_set_spring, m, k, c, v0)
@@ -820,7 +858,7 @@ class Animation:
             self.duration = settle
         self._values["_auto_duration"] = True
 
-    def set_spring_perceptual(self, duration: float, bounce: float = 0.0) -> None:
+    def set_spring_perceptual(self, duration: RealLike, bounce: RealLike = 0.0) -> None:
         """Perceptual spring (duration > 0, bounce in (-1, 1)); sets the duration to the settling duration."""
         d, b = _floats(duration=duration, bounce=bounce)
         self._check(lib.cad_anim_set_spring_perceptual, d, b)
@@ -829,7 +867,7 @@ class Animation:
         for k in ("mass", "stiffness", "damping", "initial_velocity"):
             self._values.pop(k, None)
 
-    def set_spring_uikit(self, duration: float, damping_ratio: float, initial_velocity: float = 0.0) -> None:
+    def set_spring_uikit(self, duration: RealLike, damping_ratio: RealLike, initial_velocity: RealLike = 0.0) -> None:
         """UIKit-style spring settling exactly at ``duration`` (damping ratio in (0, 1])."""
         d, z, v0 = _floats(duration=duration, damping_ratio=damping_ratio, initial_velocity=initial_velocity)
         self._check(lib.cad_anim_set_spring_uikit, d, z, v0)
@@ -851,7 +889,7 @@ class Animation:
         self._check(lib.cad_anim_get_spring, *(byref(o) for o in out))
         return dict(zip(_SPRING_DEFAULTS, (o.value for o in out)))
 
-    def _set_spring_field(self, name: str, value: float) -> None:
+    def _set_spring_field(self, name: str, value: RealLike) -> None:
         v = checked_float(value, name)
         cur = self._spring_params()
         cur[name] = v
@@ -866,47 +904,41 @@ class Animation:
 
     # ---- keyframes ---------------------------------------------------------------
 
-    @property
-    def values(self) -> Optional[Sequence[Any]]:
-        """Keyframe values (one number or sequence per keyframe), read back as a tuple
-        with a float per number and a flat tuple of floats per sequence (a read-only
-        float64 array of the same shape for an array): a copy of what was sent."""
-        v: Optional[Sequence[Any]] = self._get("values", None)
-        return v
-
-    @values.setter
-    def values(self, values: Sequence[Any]) -> None:
+    def _set_values(self, values: Values) -> None:
         self._p()
         flat, count, components, frozen = _keyframe_values(values)
         self._check(lib.cad_anim_set_values, doubles(flat), count, components)
         self._values["values"] = frozen
 
-    @property
-    def key_times(self) -> Optional[Sequence[float]]:
-        """keyTimes (None: evenly spaced), read back as a tuple of floats (a read-only
-        float64 array for an array): a copy of what was sent."""
-        v: Optional[Sequence[float]] = self._get("key_times", None)
-        return v
-
-    @key_times.setter
-    def key_times(self, times: Optional[Sequence[float]]) -> None:
+    def _set_key_times(self, times: Optional[Vector]) -> None:
         self._p()
         flat = None if times is None else flatten(times, "key_times")
         self._check(lib.cad_anim_set_key_times, doubles(flat), len(flat or ()))
         self._values["key_times"] = None if flat is None else _frozen(times, flat)
 
-    calculation_mode: "TypedProperty[CalcMode, _Enum]" = _field_property(
+    # (TypedProperty: what they read differs from what they take, numpy arrays included)
+    values: "TypedProperty[Optional[Sequence[Any]], Values]" = TypedProperty(
+        lambda self: self._get("values", None), _set_values,
+        doc="Keyframe values (one number or sequence per keyframe, or an array), read back as a tuple "
+            "with a float per number and a flat tuple of floats per sequence (a read-only float64 array of "
+            "the same shape for an array): a copy of what was sent.")
+    key_times: "TypedProperty[Optional[Sequence[float]], Optional[Vector]]" = TypedProperty(
+        lambda self: self._get("key_times", None), _set_key_times,
+        doc="keyTimes (None: evenly spaced), read back as a tuple of floats (a read-only float64 array "
+            "for an array): a copy of what was sent.")
+
+    calculation_mode: "_Field[CalcMode, _Enum]" = _field_property(
         "calculation_mode", "cad_anim_set_calculation_mode", _to_calc_mode, CalcMode.LINEAR,
         doc='calculationMode: "linear" [default], "discrete", "paced", "cubic", "cubicPaced".')
 
     @property
-    def timing_functions(self) -> Optional[Sequence[TimingFunction]]:
+    def timing_functions(self) -> Optional[Sequence[BezierTimingFunction]]:
         """Per-segment timing functions (names or 4-tuples)."""
-        v: Optional[Sequence[TimingFunction]] = self._get("timing_functions", None)
+        v: Optional[Sequence[BezierTimingFunction]] = self._get("timing_functions", None)
         return v
 
     @timing_functions.setter
-    def timing_functions(self, tfs: Optional[Sequence[TimingFunction]]) -> None:
+    def timing_functions(self, tfs: Optional[Sequence[BezierTimingFunction]]) -> None:
         self._p()
         if tfs is not None:
             refuse_unordered(tfs, "timing_functions", "a sequence of timing functions")
@@ -930,8 +962,8 @@ class Animation:
     def tcb(self, tcb: Any) -> None:
         self.set_tcb(*_tcb_triple(tcb))
 
-    def set_tcb(self, tension: Optional[Sequence[float]] = None, continuity: Optional[Sequence[float]] = None,
-                bias: Optional[Sequence[float]] = None) -> None:
+    def set_tcb(self, tension: Optional[Vector] = None, continuity: Optional[Vector] = None,
+                bias: Optional[Vector] = None) -> None:
         """Per-keyframe tension, continuity and bias lists (None = zeros)."""
         self._p()
         lists, count = _tcb_lists(tension, continuity, bias)
@@ -979,7 +1011,7 @@ class Animation:
                 self._values["path"] = p._prefix(sent)
         self._values["path"] = p
 
-    rotation_mode: "TypedProperty[RotationMode, Optional[_Enum]]" = _field_property(
+    rotation_mode: "_Field[RotationMode, Optional[_Enum]]" = _field_property(
         "rotation_mode", "cad_anim_set_rotation_mode", _to_rotation_mode, RotationMode.NONE,
         doc='rotationMode of a path animation: None/"none", "auto", "autoReverse".')
 
@@ -1014,7 +1046,7 @@ class Animation:
             hs.append(k._handle)
         return hs
 
-    def set_transition(self, type: Union[str, int] = "fade", subtype: Union[str, int] = "fromLeft") -> None:
+    def set_transition(self, type: _Enum = "fade", subtype: _Enum = "fromLeft") -> None:
         """A transition's type and subtype."""
         t = parse_enum(TransitionType, type, "transition type")
         s = parse_enum(TransitionSubtype, subtype, "transition subtype")
@@ -1022,26 +1054,26 @@ class Animation:
         self._values["transition_type"] = t
         self._values["transition_subtype"] = s
 
-    def set_progress(self, start: float = 0.0, end: float = 1.0) -> None:
+    def set_progress(self, start: RealLike = 0.0, end: RealLike = 1.0) -> None:
         """A transition's startProgress and endProgress, in [0, 1]."""
         s0, s1 = _floats(start=start, end=end)
         self._check(lib.cad_anim_set_transition_progress, s0, s1)
         self._values["start_progress"] = s0
         self._values["end_progress"] = s1
 
-    transition_type: "TypedProperty[TransitionType, _Enum]" = TypedProperty(
+    transition_type: "_Field[TransitionType, _Enum]" = _Field(
         lambda self: self._get("transition_type", TransitionType.FADE),
         lambda self, v: self.set_transition(v, self._values.get("transition_subtype", 0)),
         doc="A transition's type.")
-    transition_subtype: "TypedProperty[TransitionSubtype, _Enum]" = TypedProperty(
+    transition_subtype: "_Field[TransitionSubtype, _Enum]" = _Field(
         lambda self: self._get("transition_subtype", TransitionSubtype.FROM_LEFT),
         lambda self, v: self.set_transition(self._values.get("transition_type", 0), v),
         doc="A transition's subtype.")
-    start_progress: "TypedProperty[float, float]" = TypedProperty(
+    start_progress: "_Field[float, RealLike]" = _Field(
         lambda self: self._get("start_progress", 0.0),
         lambda self, v: self.set_progress(v, self._values.get("end_progress", 1.0)),
         doc="A transition's startProgress.")
-    end_progress: "TypedProperty[float, float]" = TypedProperty(
+    end_progress: "_Field[float, RealLike]" = _Field(
         lambda self: self._get("end_progress", 1.0),
         lambda self, v: self.set_progress(self._values.get("start_progress", 0.0), v),
         doc="A transition's endProgress.")
@@ -1103,6 +1135,20 @@ class Animation:
         return callback
 
 
+class AnimationView(Animation):
+    """A read-only view of an animation attached to a layer, from
+    :meth:`Layer.animation_for_key` (an :class:`Animation`).
+
+    The C API has no getters for animation fields, so on a view they read None (for
+    type checkers: ``Optional``, e.g. ``view.duration`` is ``Optional[float]``), and
+    setting one is an :class:`~cadence.InvalidStateError`. A view can be passed to
+    :meth:`Layer.add_animation` and :meth:`Layer.set_action` (a copy of the copy it
+    shows); ``close()`` only forgets it.
+    """
+
+    __slots__ = ()
+
+
 def _keyframe_values(values: Any) -> Tuple[List[float], int, int, Any]:
     """Keyframe values as ``(flat, count, components)`` for ``cad_anim_set_values``, and
     the immutable copy the ``values`` getter reads back: a read-only float64 array of
@@ -1141,7 +1187,7 @@ def _tcb_triple(tcb: Any) -> Tuple[Any, Any, Any]:
     return t, c, b
 
 
-def _tcb_lists(*lists: Optional[Sequence[float]]) -> Tuple[List[Optional[List[float]]], int]:
+def _tcb_lists(*lists: Optional[Vector]) -> Tuple[List[Optional[List[float]]], int]:
     """The tension, continuity and bias lists as flat float lists (None stays None) and their common length."""
     flat = [None if x is None else flatten(x, "tcb") for x in lists]
     count = max((len(x) for x in flat if x is not None), default=0)
@@ -1248,7 +1294,19 @@ _OPTION_NAMES["byValue"] = "by_value"
 del _n
 
 
-def evaluate_timing(timing_function: TimingFunction, x: Any) -> Any:
+@overload
+def evaluate_timing(timing_function: BezierTimingFunction, x: ArrayLike) -> Any: ...
+
+
+@overload
+def evaluate_timing(timing_function: BezierTimingFunction, x: RealLike) -> float: ...
+
+
+@overload
+def evaluate_timing(timing_function: BezierTimingFunction, x: Sequence[RealLike]) -> List[float]: ...
+
+
+def evaluate_timing(timing_function: BezierTimingFunction, x: Any) -> Any:
     """Evaluates a Bézier timing function (a name or 4 control values) at progress
     ``x`` with the engine's own solver (``cad_timing_eval_batch``, one C call).
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import operator
-from typing import Any, Dict, List, Tuple, Type, TypeVar, Union
+from typing import Any, Dict, List, SupportsIndex, Tuple, Type, TypeVar, Union
 
 from . import _abi
 from .errors import InvalidArgumentError
@@ -202,7 +202,7 @@ def is_enum_int(value: Any) -> bool:
     return _enum_int(value) is not None
 
 
-def parse_enum(cls: Type[E], value: Union[E, int, str], what: str = "value") -> E:
+def parse_enum(cls: Type[E], value: Union[E, SupportsIndex, str], what: str = "value") -> E:
     """Converts an enum member, an integer (anything ``operator.index`` accepts but
     bool) or a name (any case, with or without underscores) to ``cls``.
 
