@@ -256,9 +256,9 @@ def flatten(value: Value, what: str = "value") -> List[float]:
         return [checked_float(x, what) for x in value.ravel().tolist()]
     if isinstance(value, (str, bytes, bytearray)):
         raise TypeError(f"{_name(what)}: expected a number or a sequence of numbers, not {type(value).__name__}")
-    t = type(value)
-    if t is not tuple and t is not list and isinstance(value, _UNORDERED):  # (the common types skip the ABC check)
-        raise TypeError(f"{_name(what)} must be a sequence of numbers, not {t.__name__}")
+    # (tuples, NamedTuples such as Point, and lists skip the slower ABC check)
+    if not isinstance(value, (tuple, list)) and isinstance(value, _UNORDERED):
+        raise TypeError(f"{_name(what)} must be a sequence of numbers, not {type(value).__name__}")
     out: List[float] = []
     try:
         items = list(value)  # type: ignore[arg-type]
