@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from . import _abi
 from ._lib import Lib, cad_anim_callback, cad_event, cad_render_item, cad_transaction_callback, lib
-from .animation import NAMED_CURVES, Animation, Path, TimingFunction, evaluate_timing, timing_bezier
+from .animation import (NAMED_CURVES, Animation, AnimationView, BezierTimingFunction, Path, TimingFunction,
+                        evaluate_timing, timing_bezier)
 from .engine import EVENT_DTYPE, RENDER_ITEM_DTYPE, Engine, Event, Transaction, media_time
 from .enums import (AnimKind, CalcMode, EventKind, FillMode, ItemFlag, RotationMode, Status, TimingName,
                     TransitionSubtype, TransitionType)
@@ -43,7 +44,8 @@ __all__ = [
     "lib", "Lib", "cad_event", "cad_render_item", "cad_anim_callback", "cad_transaction_callback",
     "Engine", "Event", "Transaction", "media_time", "RENDER_ITEM_DTYPE", "EVENT_DTYPE",
     "Layer", "PresentationLayer", "PROPERTIES",
-    "Animation", "Path", "TimingFunction", "NAMED_CURVES", "evaluate_timing", "timing_bezier",
+    "Animation", "AnimationView", "Path", "TimingFunction", "BezierTimingFunction", "NAMED_CURVES",
+    "evaluate_timing", "timing_bezier",
     "AnimKind", "CalcMode", "EventKind", "FillMode", "ItemFlag", "RotationMode", "Status", "TimingName",
     "TransitionSubtype", "TransitionType",
     "CadenceError", "InvalidHandleError", "InvalidArgumentError", "UnknownKeyPathError", "TypeMismatchError",

@@ -4,16 +4,20 @@ from __future__ import annotations
 import ctypes
 import math
 import operator
+from collections.abc import Mapping as _Mapping, Set as _Set
 from numbers import Integral, Real
-from typing import TYPE_CHECKING, Any, Generic, List, NoReturn, Optional, Sequence, Tuple, TypeVar, Union, overload
+from typing import (TYPE_CHECKING, Any, Generic, List, NoReturn, Optional, Protocol, Sequence, SupportsFloat,
+                    SupportsIndex, Tuple, TypeVar, Union, overload)
 
 from ._lib import lib
 from .errors import InvalidArgumentError, error_for_status
 
-try:  # numpy is optional
-    import numpy as _np
+# numpy is optional, also for type checkers: without it installed, mypy takes _np as Any
+# (hence the ignores, which are unused when numpy is there).
+try:
+    import numpy as _np  # type: ignore[import-not-found, unused-ignore]
 except ImportError:  # pragma: no cover - exercised on machines without numpy
-    _np = None  # type: ignore[assignment]
+    _np = None  # type: ignore[assignment, unused-ignore]
 
 
 class _NoType:  # pragma: no cover - stands for numpy.bool_ without numpy
@@ -37,14 +41,44 @@ ERR_BUFFER_TOO_SMALL = lib.CAD_ERR_BUFFER_TOO_SMALL
 ERR_NOT_FOUND = lib.CAD_ERR_NOT_FOUND
 ERR_INVALID_HANDLE = lib.CAD_ERR_INVALID_HANDLE
 
-__all__ = ["_np", "Value", "TypedProperty", "ReadOnlyProperty", "checked_float", "checked_int", "checked_bool",
-           "check", "raise_status", "encode", "flatten", "pack", "doubles", "unpack", "byref", "c_double", "c_int32",
-           "c_uint64", "OK", "ERR_BUFFER_TOO_SMALL", "ERR_NOT_FOUND", "ERR_INVALID_HANDLE", "INT32_RANGE",
-           "INT64_RANGE", "HANDLE_RANGE", "INT32_MAX", "NP_BOOL", "finite_or_inf", "checked_finite", "checked_non_negative",
-           "checked_repeat", "repeat_value", "checked_count"]
+__all__ = ["_np", "Value", "Vector", "ArrayLike", "RealLike", "IntLike", "BoolLike", "TypedProperty",
+           "ReadOnlyProperty", "checked_float", "checked_int", "checked_bool", "check", "raise_status", "encode",
+           "flatten", "pack", "doubles", "unpack", "byref", "c_double", "c_int32", "c_uint64", "OK",
+           "ERR_BUFFER_TOO_SMALL", "ERR_NOT_FOUND", "ERR_INVALID_HANDLE", "INT32_RANGE", "INT64_RANGE", "HANDLE_RANGE",
+           "INT32_MAX", "NP_BOOL", "finite_or_inf", "checked_finite", "checked_non_negative", "checked_repeat",
+           "repeat_value", "checked_count", "refuse_unordered"]
 
-#: Value types accepted wherever the library takes ``const double *v, int32_t n``.
-Value = Union[float, int, Sequence[float], Any]
+# ---- types of the arguments, for type checkers ---------------------------------------
+# What the run-time checks accept, without naming numpy (which may not be installed):
+# numpy's scalars have __float__ / __index__, and its arrays match ArrayLike.
+
+#: A real number where a C double is taken: int, float, bool, Fraction, numpy's scalars
+#: (``np.float32(0.5)``, ``np.int64(2)``, ``np.True_``)... (checked_float: other types
+#: with ``__float__``, such as Decimal, are a TypeError at run time).
+RealLike = SupportsFloat
+#: An integer where a C integer is taken: int, numpy's integers (anything with
+#: ``__index__``; a bool is a TypeError at run time).
+IntLike = SupportsIndex
+#: A boolean: bool, numpy's bool, or a number (non-zero is true, as in C).
+BoolLike = SupportsFloat
+
+
+class ArrayLike(Protocol):
+    """A numpy array (or another object with ``__array__``, ``__len__`` and
+    ``__getitem__``), where a sequence of numbers is taken. For type checkers only."""
+
+    def __array__(self) -> Any: ...
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: Any, /) -> Any: ...
+
+
+#: A sequence of numbers (a tuple, a list, a Point...) or an array: a vector value.
+Vector = Union[Sequence[SupportsFloat], ArrayLike]
+#: Value types accepted wherever the library takes ``const double *v, int32_t n``: a
+#: number, a sequence of numbers, a nested sequence (a 4x4 matrix as rows) or an array.
+Value = Union[SupportsFloat, Sequence[Union[SupportsFloat, Sequence[SupportsFloat], ArrayLike]], ArrayLike]
 
 _G = TypeVar("_G")
 _S = TypeVar("_S")
@@ -191,8 +225,23 @@ def _name(what: Union[str, bytes]) -> str:
     return what.decode("utf-8", "replace") if isinstance(what, bytes) else what
 
 
+#: Containers refused where an ordered sequence of numbers is expected: a set has no
+#: order (its elements would come in hash order) and a mapping would give its keys.
+_UNORDERED = (_Set, _Mapping)
+
+
+def refuse_unordered(value: Any, what: Union[str, bytes], expected: str = "a sequence of numbers") -> None:
+    """Raises a TypeError naming the type when ``value`` is a set, a frozenset, a dict
+    or any other unordered or mapping container (``collections.abc.Set`` or
+    ``Mapping``, dict views of keys and items included), where an ordered sequence
+    is expected: iterating it would give set elements in hash order, or a dict's keys."""
+    if isinstance(value, _UNORDERED):
+        raise TypeError(f"{_name(what)} must be {expected}, not {type(value).__name__}")
+
+
 def flatten(value: Value, what: str = "value") -> List[float]:
-    """A scalar, a sequence, a nested sequence (e.g. a 4x4 matrix) or an array as a flat list."""
+    """A scalar, a sequence, a nested sequence (e.g. a 4x4 matrix) or an array as a flat
+    list. Sets and mappings (at any level) are a TypeError (:func:`refuse_unordered`)."""
     if isinstance(value, Real):
         return [checked_float(value, what)]
     if type(value) is NP_BOOL:  # a numpy bool scalar, as a bool
@@ -207,6 +256,9 @@ def flatten(value: Value, what: str = "value") -> List[float]:
         return [checked_float(x, what) for x in value.ravel().tolist()]
     if isinstance(value, (str, bytes, bytearray)):
         raise TypeError(f"{_name(what)}: expected a number or a sequence of numbers, not {type(value).__name__}")
+    # (tuples, NamedTuples such as Point, and lists skip the slower ABC check)
+    if not isinstance(value, (tuple, list)) and isinstance(value, _UNORDERED):
+        raise TypeError(f"{_name(what)} must be a sequence of numbers, not {type(value).__name__}")
     out: List[float] = []
     try:
         items = list(value)  # type: ignore[arg-type]

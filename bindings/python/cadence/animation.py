@@ -5,7 +5,9 @@ layer attaches an immutable copy, so the description can be changed and added
 again. ``close()`` destroys the description (attached copies live on).
 
 The C API has setters but no getters for animation fields, so the properties
-read back what was set through this object (the spec defaults otherwise). A
+read back what was set through this object (the spec defaults otherwise): for
+values, an immutable copy of the numbers sent to C (a float, a tuple of floats,
+or a read-only float64 array for an array), never the object passed in. A
 read-only view of an attached copy (:meth:`Layer.animation_for_key`) cannot be
 changed (``InvalidStateError``) and its properties read ``None``.
 """
@@ -15,12 +17,13 @@ import ctypes
 import math
 import numbers
 from contextlib import contextmanager
-from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple,
-                    Union)
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, SupportsFloat,
+                    SupportsIndex, Tuple, TypeVar, Union, overload)
 
-from ._core import (INT64_RANGE, TypedProperty, Value, byref, c_double, c_uint64, check, checked_bool, checked_count,
-                    checked_finite, checked_float, checked_int, checked_non_negative, checked_repeat, doubles, encode,
-                    flatten, pack, raise_status)
+from ._core import (INT64_RANGE, NP_BOOL, ArrayLike, BoolLike, IntLike, RealLike, TypedProperty, Value, Vector, _np,
+                    byref, c_double, c_uint64, check, checked_bool, checked_count, checked_finite, checked_float,
+                    checked_int, checked_non_negative, checked_repeat, doubles, encode, flatten, raise_status,
+                    refuse_unordered)
 from ._lib import cad_anim_callback, lib
 from .enums import (AnimKind, CalcMode, FillMode, RotationMode, TimingName, TransitionSubtype, TransitionType,
                     is_enum_int, parse_enum)
@@ -31,12 +34,22 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .engine import Engine, Event
 
-__all__ = ["Animation", "Path", "TimingFunction", "NAMED_CURVES", "timing_bezier", "evaluate_timing"]
+__all__ = ["Animation", "AnimationView", "Path", "TimingFunction", "BezierTimingFunction", "NAMED_CURVES",
+           "timing_bezier", "evaluate_timing"]
 
-#: A timing function: a name ("linear", "easeIn", "easeOut", "easeInEaseOut",
-#: "default"), a TimingName, a 4-tuple of Bézier control points
-#: (c1x, c1y, c2x, c2y), or ("steps", n, "start"|"end").
-TimingFunction = Union[str, int, Tuple[float, float, float, float], Tuple[str, int, str]]
+#: A timing function given as a curve: a name ("linear", "easeIn", "easeOut",
+#: "easeInEaseOut", "default"), a TimingName (or its int), or a 4-tuple of Bézier
+#: control points (c1x, c1y, c2x, c2y). What transaction blocks
+#: (``Engine.transaction``, ``Engine.animate``), per-segment keyframe timing
+#: functions, :func:`timing_bezier` and :func:`evaluate_timing` take.
+BezierTimingFunction = Union[str, SupportsIndex, Tuple[SupportsFloat, SupportsFloat, SupportsFloat, SupportsFloat]]
+#: A timing function of an animation: a :data:`BezierTimingFunction`, or Cadence's
+#: ``("steps", n, "start"|"end")`` (``("steps", n)``: "end").
+TimingFunction = Union[BezierTimingFunction, Tuple[str, SupportsIndex], Tuple[str, SupportsIndex, str]]
+
+#: Keyframe values: one value (a number, a sequence of numbers, a 4x4 matrix as rows,
+#: an array) per keyframe, or an array with one row per keyframe.
+Values = Union[Sequence[Value], ArrayLike]
 
 #: Control points of the named curves (SEMANTICS.md §4).
 NAMED_CURVES: Dict[int, Tuple[float, float, float, float]] = {
@@ -61,10 +74,11 @@ def _is_timing_name(tf: Any) -> "TypeGuard[Union[str, int]]":
     return isinstance(tf, str) or is_enum_int(tf)
 
 
-def timing_bezier(tf: TimingFunction) -> Tuple[float, float, float, float]:
+def timing_bezier(tf: BezierTimingFunction) -> Tuple[float, float, float, float]:
     """The four Bézier control points of a timing function (names map to §4's table)."""
     if _is_timing_name(tf):
-        return NAMED_CURVES[int(parse_enum(TimingName, tf, "timing function"))]
+        return NAMED_CURVES[int(_checked_member(TimingName, tf, "timing function"))]
+    refuse_unordered(tf, "a timing function", "a name, an int or 4 Bézier values")
     try:
         items = tuple(tf)  # type: ignore[arg-type]
     except TypeError:
@@ -105,19 +119,26 @@ def _timing_call(tf: Optional[TimingFunction], set_name: Callable[..., int], set
     """The C setter and its value arguments for a timing function, as ``(setter, args)``,
     without calling it. Names and step counts are checked as the library checks them,
     and with ``check_bezier`` also Bézier control points (:func:`_check_bezier`), so
-    that the call cannot be refused for its values."""
+    that the call cannot be refused for its values. ``set_steps`` is None for a
+    transaction block's timing function (the C API has no steps setter for it)."""
     if tf is None:
         return set_name, (TimingName.LINEAR,)
     if _is_timing_name(tf):
         return set_name, (_checked_member(TimingName, tf, "timing function"),)
+    forms = ("a name, an int, 4 Bézier values or ('steps', n, 'start'|'end')" if set_steps is not None
+             else "a name, an int or 4 Bézier values")
+    refuse_unordered(tf, "a timing function", forms)
     try:
         items = tuple(tf)  # type: ignore[arg-type]
     except TypeError:
-        raise TypeError(f"a timing function is a name, an int, 4 Bézier values or ('steps', n, 'start'|'end'), "
-                        f"not {type(tf).__name__}") from None
+        raise TypeError(f"a timing function is {forms}, not {type(tf).__name__}") from None
     if items and isinstance(items[0], str):
+        if items[0].lower() == "steps" and set_steps is None:
+            raise ValueError(f"a transaction block's timing function is a name or 4 Bézier values, not steps "
+                             f"(got {tf!r}): steps timing functions apply to animations "
+                             f"(Animation.timing_function), not to transaction or animate blocks")
         if items[0].lower() != "steps" or len(items) not in (2, 3) or set_steps is None:
-            raise ValueError(f"unknown timing function {tf!r}; use a name, 4 Bézier values or ('steps', n, 'start'|'end')")
+            raise ValueError(f"unknown timing function {tf!r}; use {forms}")
         at = items[2] if len(items) == 3 else "end"
         if at not in ("start", "end"):
             raise ValueError(f"steps position must be 'start' or 'end', not {at!r}")
@@ -159,22 +180,23 @@ class Path:
         if elements is not None:
             self.extend(elements)
 
-    def move_to(self, x: float, y: float) -> "Path":
+    def move_to(self, x: RealLike, y: RealLike) -> "Path":
         """Starts a subpath at (x, y)."""
         self._elements.append(("move_to", checked_finite(x, "x"), checked_finite(y, "y")))
         return self
 
-    def line_to(self, x: float, y: float) -> "Path":
+    def line_to(self, x: RealLike, y: RealLike) -> "Path":
         """A straight line to (x, y)."""
         self._elements.append(("line_to", checked_finite(x, "x"), checked_finite(y, "y")))
         return self
 
-    def quad_to(self, cx: float, cy: float, x: float, y: float) -> "Path":
+    def quad_to(self, cx: RealLike, cy: RealLike, x: RealLike, y: RealLike) -> "Path":
         """A quadratic Bézier with control point (cx, cy) to (x, y)."""
         self._elements.append(("quad_to", *_finite_floats(cx=cx, cy=cy, x=x, y=y)))
         return self
 
-    def cubic_to(self, c1x: float, c1y: float, c2x: float, c2y: float, x: float, y: float) -> "Path":
+    def cubic_to(self, c1x: RealLike, c1y: RealLike, c2x: RealLike, c2y: RealLike, x: RealLike,
+                 y: RealLike) -> "Path":
         """A cubic Bézier with control points (c1x, c1y), (c2x, c2y) to (x, y)."""
         self._elements.append(("cubic_to", *_finite_floats(c1x=c1x, c1y=c1y, c2x=c2x, c2y=c2y, x=x, y=y)))
         return self
@@ -189,7 +211,9 @@ class Path:
         if isinstance(elements, Path):
             self._elements.extend(elements._elements)
             return self
+        refuse_unordered(elements, "a path", "a Path or a sequence of elements")
         for el in elements:
+            refuse_unordered(el, "a path element", "a point (x, y) or a tagged tuple")
             el = tuple(el) if not isinstance(el, str) else (el,)
             if el and isinstance(el[0], str):
                 op = el[0].lower().replace("moveto", "move_to").replace("lineto", "line_to")
@@ -260,6 +284,31 @@ def _as_path(path: Any) -> Path:
     p = path if isinstance(path, Path) else Path(path)
     p._check_sendable()
     return p
+
+
+# What the value getters read back: an immutable copy of the numbers sent to C, never
+# the caller's object (a list changed after the call would otherwise read back numbers
+# the library never had). A number reads as a float, a numpy array as a read-only
+# float64 array of its shape, any other sequence as a flat tuple of floats.
+def _frozen(value: Any, flat: List[float]) -> Any:
+    if isinstance(value, numbers.Real) or type(value) is NP_BOOL:
+        return flat[0]
+    if _is_ndarray(value):
+        arr = _np.array(flat, dtype=_np.float64).reshape(value.shape)
+        arr.flags.writeable = False
+        return arr
+    return tuple(flat)
+
+
+def _frozen_timing(tf: Any, args: Tuple[Any, ...]) -> Any:
+    """The timing function to read back: a name (immutable) as given, Bézier control
+    points as the 4 floats sent, steps as a tuple of what was given."""
+    if tf is None or _is_timing_name(tf):
+        return tf
+    items = tuple(tf)
+    if items and isinstance(items[0], str):
+        return items
+    return tuple(args)
 
 
 # Converters of the CAMediaTiming and property-animation fields: (value, field name) -> C value.
@@ -343,14 +392,14 @@ def _field_property(attr: str, cname: str, conv: Callable[[Any, str], Any], defa
         if attr == "duration":
             self._values.pop("_auto_duration", None)  # set explicitly: no longer follows the spring
 
-    return TypedProperty(fget, fset, doc=doc or f"{_camel(attr)} (``{cname}``); default {default!r}.")
+    return _Field(fget, fset, doc=doc or f"{_camel(attr)} (``{cname}``); default {default!r}.")
 
 
 #: Spring parameters and their defaults, in ``set_spring`` order.
 _SPRING_DEFAULTS: Dict[str, float] = {"mass": 1.0, "stiffness": 100.0, "damping": 10.0, "initial_velocity": 0.0}
 
 
-def _spring_property(name: str, doc: str) -> "TypedProperty[Optional[float], float]":
+def _spring_property(name: str, doc: str) -> "TypedProperty[Optional[float], RealLike]":
     """One spring parameter (None for other kinds); setting it keeps the other three."""
     return TypedProperty(lambda self: self._spring_params()[name]
                          if self._kind == AnimKind.SPRING and not self._readonly else None,
@@ -375,7 +424,30 @@ def _field(attr: str) -> Any:
     raise KeyError(attr)
 
 
-_Enum = Union[int, str]
+#: An enum argument: a member, an integer (numpy's too) or a name.
+_Enum = Union[SupportsIndex, str]
+
+_G = TypeVar("_G")
+_S = TypeVar("_S")
+
+
+class _Field(TypedProperty[_G, _S]):
+    """An animation field: a :class:`~cadence._core.TypedProperty` that reads ``_G`` on
+    an animation description and ``Optional[_G]`` on a read-only view of an attached
+    copy (:class:`AnimationView`), whose fields read None (the C API has no getters).
+    At run time it is a plain property."""
+
+    if TYPE_CHECKING:  # pragma: no cover
+        @overload  # type: ignore[override]
+        def __get__(self, obj: None, owner: Any = None) -> "_Field[_G, _S]": ...
+
+        @overload
+        def __get__(self, obj: "AnimationView", owner: Any = None) -> Optional[_G]: ...
+
+        @overload
+        def __get__(self, obj: object, owner: Any = None) -> _G: ...
+
+        def __get__(self, obj: Any, owner: Any = None) -> Any: ...
 
 
 class Animation:
@@ -396,23 +468,24 @@ class Animation:
                  "__weakref__")
 
     # The fields set through one C setter each (_FIELDS), typed for type checkers. On
-    # read-only views (Layer.animation_for_key) they read None.
-    begin_time: "TypedProperty[float, float]" = _field("begin_time")
-    duration: "TypedProperty[float, float]" = _field("duration")
-    speed: "TypedProperty[float, float]" = _field("speed")
-    time_offset: "TypedProperty[float, float]" = _field("time_offset")
-    repeat_count: "TypedProperty[float, float]" = _field("repeat_count")
-    repeat_duration: "TypedProperty[float, float]" = _field("repeat_duration")
-    autoreverses: "TypedProperty[bool, bool]" = _field("autoreverses")
-    fill_mode: "TypedProperty[FillMode, _Enum]" = _field("fill_mode")
-    removed_on_completion: "TypedProperty[bool, bool]" = _field("removed_on_completion")
-    additive: "TypedProperty[bool, bool]" = _field("additive")
-    cumulative: "TypedProperty[bool, bool]" = _field("cumulative")
-    tag: "TypedProperty[int, int]" = _field("tag")
+    # read-only views (Layer.animation_for_key) they read None: _Field types them
+    # Optional on an AnimationView.
+    begin_time: "_Field[float, RealLike]" = _field("begin_time")
+    duration: "_Field[float, RealLike]" = _field("duration")
+    speed: "_Field[float, RealLike]" = _field("speed")
+    time_offset: "_Field[float, RealLike]" = _field("time_offset")
+    repeat_count: "_Field[float, RealLike]" = _field("repeat_count")
+    repeat_duration: "_Field[float, RealLike]" = _field("repeat_duration")
+    autoreverses: "_Field[bool, BoolLike]" = _field("autoreverses")
+    fill_mode: "_Field[FillMode, _Enum]" = _field("fill_mode")
+    removed_on_completion: "_Field[bool, BoolLike]" = _field("removed_on_completion")
+    additive: "_Field[bool, BoolLike]" = _field("additive")
+    cumulative: "_Field[bool, BoolLike]" = _field("cumulative")
+    tag: "_Field[int, IntLike]" = _field("tag")
 
     # ---- construction -------------------------------------------------------
 
-    def __init__(self, engine: "Engine", kind: Union[AnimKind, int, str], keypath: Optional[str] = None,
+    def __init__(self, engine: "Engine", kind: Union[AnimKind, IntLike, str], keypath: Optional[str] = None,
                  **options: Any) -> None:
         """Creates a description of ``kind`` for ``keypath`` (None for groups and
         transitions) and applies ``options`` (timing fields, see the class doc)."""
@@ -435,9 +508,9 @@ class Animation:
                 self.configure(**options)
 
     @classmethod
-    def _view(cls, engine: "Engine", handle: int, key: Optional[str] = None) -> "Animation":
+    def _view(cls, engine: "Engine", handle: int, key: Optional[str] = None) -> "AnimationView":
         """A read-only view of an attached copy (not owned: close() does not destroy it)."""
-        self = cls.__new__(cls)
+        self = AnimationView.__new__(AnimationView)
         self._engine = engine
         self._handle = self._id = handle
         self._cb_uid = 0
@@ -477,8 +550,8 @@ class Animation:
         return self
 
     @classmethod
-    def basic(cls, engine: "Engine", keypath: str, from_: Any = None, to: Any = None, by: Any = None,
-              duration: Optional[float] = None, **timing: Any) -> "Animation":
+    def basic(cls, engine: "Engine", keypath: str, from_: Optional[Value] = None, to: Optional[Value] = None,
+              by: Optional[Value] = None, duration: Optional[RealLike] = None, **timing: Any) -> "Animation":
         """A CABasicAnimation of ``keypath`` (SEMANTICS.md §5): any of from/to/by
         (from+to+by together fails when the animation is added)."""
         a = cls(engine, AnimKind.BASIC, keypath)
@@ -490,11 +563,11 @@ class Animation:
         return a
 
     @classmethod
-    def keyframe(cls, engine: "Engine", keypath: str, values: Optional[Sequence[Any]] = None,
-                 key_times: Optional[Sequence[float]] = None, calculation_mode: Union[str, int] = "linear",
-                 timing_functions: Optional[Sequence[TimingFunction]] = None,
+    def keyframe(cls, engine: "Engine", keypath: str, values: Optional[Values] = None,
+                 key_times: Optional[Vector] = None, calculation_mode: _Enum = "linear",
+                 timing_functions: Optional[Sequence[BezierTimingFunction]] = None,
                  tcb: Optional[Any] = None, path: Optional[Any] = None,
-                 rotation_mode: Optional[Union[str, int]] = None, duration: Optional[float] = None,
+                 rotation_mode: Optional[_Enum] = None, duration: Optional[RealLike] = None,
                  **timing: Any) -> "Animation":
         """A CAKeyframeAnimation (SEMANTICS.md §7).
 
@@ -516,9 +589,10 @@ class Animation:
         return a
 
     @classmethod
-    def spring(cls, engine: "Engine", keypath: str, mass: float = 1.0, stiffness: float = 100.0,
-               damping: float = 10.0, initial_velocity: float = 0.0, from_: Any = None, to: Any = None,
-               by: Any = None, duration: Optional[float] = None, **timing: Any) -> "Animation":
+    def spring(cls, engine: "Engine", keypath: str, mass: RealLike = 1.0, stiffness: RealLike = 100.0,
+               damping: RealLike = 10.0, initial_velocity: RealLike = 0.0, from_: Optional[Value] = None,
+               to: Optional[Value] = None, by: Optional[Value] = None, duration: Optional[RealLike] = None,
+               **timing: Any) -> "Animation":
         """A CASpringAnimation (SEMANTICS.md §6). With ``duration=None`` the duration
         is set to the spring's settling duration, so it ends naturally, and kept equal
         to it when mass, stiffness, damping or initial_velocity change later (until
@@ -535,8 +609,9 @@ class Animation:
         return a
 
     @classmethod
-    def spring_perceptual(cls, engine: "Engine", keypath: str, duration: float, bounce: float = 0.0,
-                          from_: Any = None, to: Any = None, by: Any = None, **timing: Any) -> "Animation":
+    def spring_perceptual(cls, engine: "Engine", keypath: str, duration: RealLike, bounce: RealLike = 0.0,
+                          from_: Optional[Value] = None, to: Optional[Value] = None, by: Optional[Value] = None,
+                          **timing: Any) -> "Animation":
         """A spring from a perceptual duration and a bounce in (-1, 1) (SEMANTICS.md §6;
         ``cad_anim_set_spring_perceptual``); its duration becomes the settling duration,
         and follows it when the spring parameters change later (until set explicitly)."""
@@ -548,9 +623,9 @@ class Animation:
         return a
 
     @classmethod
-    def spring_uikit(cls, engine: "Engine", keypath: str, duration: float, damping_ratio: float,
-                     initial_velocity: float = 0.0, from_: Any = None, to: Any = None, by: Any = None,
-                     **timing: Any) -> "Animation":
+    def spring_uikit(cls, engine: "Engine", keypath: str, duration: RealLike, damping_ratio: RealLike,
+                     initial_velocity: RealLike = 0.0, from_: Optional[Value] = None, to: Optional[Value] = None,
+                     by: Optional[Value] = None, **timing: Any) -> "Animation":
         """A UIKit-style spring that settles exactly at ``duration`` (``cad_anim_set_spring_uikit``)."""
         a = cls(engine, AnimKind.SPRING, keypath)
         with a._closing_on_error():
@@ -560,7 +635,7 @@ class Animation:
         return a
 
     @classmethod
-    def group(cls, engine: "Engine", children: Sequence["Animation"], duration: Optional[float] = None,
+    def group(cls, engine: "Engine", children: Sequence["Animation"], duration: Optional[RealLike] = None,
               **timing: Any) -> "Animation":
         """A CAAnimationGroup of copies of ``children`` (SEMANTICS.md §9)."""
         a = cls(engine, AnimKind.GROUP, None)
@@ -572,8 +647,8 @@ class Animation:
         return a
 
     @classmethod
-    def transition(cls, engine: "Engine", type: Union[str, int] = "fade", subtype: Union[str, int] = "fromLeft",
-                   start_progress: float = 0.0, end_progress: float = 1.0, duration: Optional[float] = None,
+    def transition(cls, engine: "Engine", type: _Enum = "fade", subtype: _Enum = "fromLeft",
+                   start_progress: RealLike = 0.0, end_progress: RealLike = 1.0, duration: Optional[RealLike] = None,
                    **timing: Any) -> "Animation":
         """A CATransition (SEMANTICS.md §8): type "fade", "moveIn", "push", "reveal",
         or Cadence's 3D "flip" and "cube"; subtype "fromLeft", "fromRight", "fromTop",
@@ -723,42 +798,49 @@ class Animation:
     def _set_value(self, fn: Any, name: str, value: Any) -> None:
         if value is None:
             self._check(fn, None, 0)
+            self._values[name] = None
         else:
-            buf, n = pack(value, name)
-            self._check(fn, buf, n)
-        self._values[name] = value
+            flat = flatten(value, name)
+            self._check(fn, doubles(flat), len(flat))
+            self._values[name] = _frozen(value, flat)
 
     from_value: "TypedProperty[Any, Optional[Value]]" = TypedProperty(
         lambda self: self._get("from_value", None),
-        lambda self, v: self._set_value(lib.cad_anim_set_from, "from_value", v), doc="fromValue (None clears it).")
+        lambda self, v: self._set_value(lib.cad_anim_set_from, "from_value", v),
+        doc="fromValue (None clears it). Reads back the numbers sent: a float for a number, a tuple of "
+            "floats for a sequence, a read-only float64 array for an array.")
     to_value: "TypedProperty[Any, Optional[Value]]" = TypedProperty(
         lambda self: self._get("to_value", None),
-        lambda self, v: self._set_value(lib.cad_anim_set_to, "to_value", v), doc="toValue (None clears it).")
+        lambda self, v: self._set_value(lib.cad_anim_set_to, "to_value", v),
+        doc="toValue (None clears it); read back as fromValue.")
     by_value: "TypedProperty[Any, Optional[Value]]" = TypedProperty(
         lambda self: self._get("by_value", None),
-        lambda self, v: self._set_value(lib.cad_anim_set_by, "by_value", v), doc="byValue (None clears it).")
+        lambda self, v: self._set_value(lib.cad_anim_set_by, "by_value", v),
+        doc="byValue (None clears it); read back as fromValue.")
 
     @property
     def timing_function(self) -> Optional[TimingFunction]:
         """The timing function (None = linear): a name, a TimingName, a 4-tuple of
-        Bézier control points or ("steps", n, "start"|"end")."""
+        Bézier control points or ("steps", n, "start"|"end"). Reads back a name as
+        given, Bézier control points as the tuple of 4 floats sent."""
         v: Optional[TimingFunction] = self._get("timing_function", None)
         return v
 
     @timing_function.setter
     def timing_function(self, tf: Optional[TimingFunction]) -> None:
-        _apply_timing(tf, self._call, lib.cad_anim_set_timing_function, lib.cad_anim_set_timing_bezier,
-                      lib.cad_anim_set_timing_steps)
-        self._values["timing_function"] = tf
+        fn, args = _timing_call(tf, lib.cad_anim_set_timing_function, lib.cad_anim_set_timing_bezier,
+                                lib.cad_anim_set_timing_steps)
+        self._check(fn, *args)
+        self._values["timing_function"] = _frozen_timing(tf, args)
 
-    def set_timing_steps(self, steps: int, jump_at_start: bool = False) -> None:
+    def set_timing_steps(self, steps: IntLike, jump_at_start: bool = False) -> None:
         """Cadence extension: a ``steps(n, start|end)`` timing function."""
         self.timing_function = ("steps", steps, "start" if jump_at_start else "end")
 
     # ---- springs ---------------------------------------------------------------
 
-    def set_spring(self, mass: float = 1.0, stiffness: float = 100.0, damping: float = 10.0,
-                   initial_velocity: float = 0.0) -> None:
+    def set_spring(self, mass: RealLike = 1.0, stiffness: RealLike = 100.0, damping: RealLike = 10.0,
+                   initial_velocity: RealLike = 0.0) -> None:
         """Spring parameters (mass > 0, stiffness > 0, damping >= 0)."""
         m, k, c, v0 = _floats(mass=mass, stiffness=stiffness, damping=damping, initial_velocity=initial_velocity)
         self._check(lib.cad_anim_set_spring, m, k, c, v0)
@@ -776,7 +858,7 @@ class Animation:
             self.duration = settle
         self._values["_auto_duration"] = True
 
-    def set_spring_perceptual(self, duration: float, bounce: float = 0.0) -> None:
+    def set_spring_perceptual(self, duration: RealLike, bounce: RealLike = 0.0) -> None:
         """Perceptual spring (duration > 0, bounce in (-1, 1)); sets the duration to the settling duration."""
         d, b = _floats(duration=duration, bounce=bounce)
         self._check(lib.cad_anim_set_spring_perceptual, d, b)
@@ -785,7 +867,7 @@ class Animation:
         for k in ("mass", "stiffness", "damping", "initial_velocity"):
             self._values.pop(k, None)
 
-    def set_spring_uikit(self, duration: float, damping_ratio: float, initial_velocity: float = 0.0) -> None:
+    def set_spring_uikit(self, duration: RealLike, damping_ratio: RealLike, initial_velocity: RealLike = 0.0) -> None:
         """UIKit-style spring settling exactly at ``duration`` (damping ratio in (0, 1])."""
         d, z, v0 = _floats(duration=duration, damping_ratio=damping_ratio, initial_velocity=initial_velocity)
         self._check(lib.cad_anim_set_spring_uikit, d, z, v0)
@@ -807,7 +889,7 @@ class Animation:
         self._check(lib.cad_anim_get_spring, *(byref(o) for o in out))
         return dict(zip(_SPRING_DEFAULTS, (o.value for o in out)))
 
-    def _set_spring_field(self, name: str, value: float) -> None:
+    def _set_spring_field(self, name: str, value: RealLike) -> None:
         v = checked_float(value, name)
         cur = self._spring_params()
         cur[name] = v
@@ -822,48 +904,54 @@ class Animation:
 
     # ---- keyframes ---------------------------------------------------------------
 
-    @property
-    def values(self) -> Optional[Sequence[Any]]:
-        """Keyframe values (one number or sequence per keyframe)."""
-        v: Optional[Sequence[Any]] = self._get("values", None)
-        return v
-
-    @values.setter
-    def values(self, values: Sequence[Any]) -> None:
+    def _set_values(self, values: Values) -> None:
         self._p()
-        flat, count, components = _keyframe_values(values)
+        flat, count, components, frozen = _keyframe_values(values)
         self._check(lib.cad_anim_set_values, doubles(flat), count, components)
-        self._values["values"] = values
+        self._values["values"] = frozen
 
-    @property
-    def key_times(self) -> Optional[Sequence[float]]:
-        """keyTimes (None: evenly spaced)."""
-        v: Optional[Sequence[float]] = self._get("key_times", None)
-        return v
-
-    @key_times.setter
-    def key_times(self, times: Optional[Sequence[float]]) -> None:
+    def _set_key_times(self, times: Optional[Vector]) -> None:
         self._p()
         flat = None if times is None else flatten(times, "key_times")
         self._check(lib.cad_anim_set_key_times, doubles(flat), len(flat or ()))
-        self._values["key_times"] = times
+        self._values["key_times"] = None if flat is None else _frozen(times, flat)
 
-    calculation_mode: "TypedProperty[CalcMode, _Enum]" = _field_property(
+    # (TypedProperty: what they read differs from what they take, numpy arrays included)
+    values: "TypedProperty[Optional[Sequence[Any]], Values]" = TypedProperty(
+        lambda self: self._get("values", None), _set_values,
+        doc="Keyframe values (one number or sequence per keyframe, or an array), read back as a tuple "
+            "with a float per number and a flat tuple of floats per sequence (a read-only float64 array of "
+            "the same shape for an array): a copy of what was sent.")
+    key_times: "TypedProperty[Optional[Sequence[float]], Optional[Vector]]" = TypedProperty(
+        lambda self: self._get("key_times", None), _set_key_times,
+        doc="keyTimes (None: evenly spaced), read back as a tuple of floats (a read-only float64 array "
+            "for an array): a copy of what was sent.")
+
+    calculation_mode: "_Field[CalcMode, _Enum]" = _field_property(
         "calculation_mode", "cad_anim_set_calculation_mode", _to_calc_mode, CalcMode.LINEAR,
         doc='calculationMode: "linear" [default], "discrete", "paced", "cubic", "cubicPaced".')
 
     @property
-    def timing_functions(self) -> Optional[Sequence[TimingFunction]]:
+    def timing_functions(self) -> Optional[Sequence[BezierTimingFunction]]:
         """Per-segment timing functions (names or 4-tuples)."""
-        v: Optional[Sequence[TimingFunction]] = self._get("timing_functions", None)
+        v: Optional[Sequence[BezierTimingFunction]] = self._get("timing_functions", None)
         return v
 
     @timing_functions.setter
-    def timing_functions(self, tfs: Optional[Sequence[TimingFunction]]) -> None:
+    def timing_functions(self, tfs: Optional[Sequence[BezierTimingFunction]]) -> None:
         self._p()
-        flat = None if tfs is None else [x for tf in tfs for x in timing_bezier(tf)]
+        if tfs is not None:
+            refuse_unordered(tfs, "timing_functions", "a sequence of timing functions")
+        if tfs is None:
+            flat, kept = None, None
+        else:
+            given = list(tfs)
+            points = [timing_bezier(tf) for tf in given]
+            flat = [x for pts in points for x in pts]
+            # read back: names as given, Bézier control points as the 4 floats sent
+            kept = tuple(tf if _is_timing_name(tf) else pts for tf, pts in zip(given, points))
         self._check(lib.cad_anim_set_segment_timing, doubles(flat), len(flat or ()) // 4)
-        self._values["timing_functions"] = tfs
+        self._values["timing_functions"] = kept
 
     @property
     def tcb(self) -> Optional[Any]:
@@ -874,14 +962,15 @@ class Animation:
     def tcb(self, tcb: Any) -> None:
         self.set_tcb(*_tcb_triple(tcb))
 
-    def set_tcb(self, tension: Optional[Sequence[float]] = None, continuity: Optional[Sequence[float]] = None,
-                bias: Optional[Sequence[float]] = None) -> None:
+    def set_tcb(self, tension: Optional[Vector] = None, continuity: Optional[Vector] = None,
+                bias: Optional[Vector] = None) -> None:
         """Per-keyframe tension, continuity and bias lists (None = zeros)."""
         self._p()
         lists, count = _tcb_lists(tension, continuity, bias)
         arrs = [doubles(x) for x in lists]
         self._check(lib.cad_anim_set_tcb, arrs[0], arrs[1], arrs[2], count)
-        self._values["tcb"] = (tension, continuity, bias)
+        self._values["tcb"] = tuple(None if flat is None else _frozen(given, flat)
+                                    for given, flat in zip((tension, continuity, bias), lists))
 
     @property
     def path(self) -> Optional["Path"]:
@@ -922,7 +1011,7 @@ class Animation:
                 self._values["path"] = p._prefix(sent)
         self._values["path"] = p
 
-    rotation_mode: "TypedProperty[RotationMode, Optional[_Enum]]" = _field_property(
+    rotation_mode: "_Field[RotationMode, Optional[_Enum]]" = _field_property(
         "rotation_mode", "cad_anim_set_rotation_mode", _to_rotation_mode, RotationMode.NONE,
         doc='rotationMode of a path animation: None/"none", "auto", "autoReverse".')
 
@@ -957,7 +1046,7 @@ class Animation:
             hs.append(k._handle)
         return hs
 
-    def set_transition(self, type: Union[str, int] = "fade", subtype: Union[str, int] = "fromLeft") -> None:
+    def set_transition(self, type: _Enum = "fade", subtype: _Enum = "fromLeft") -> None:
         """A transition's type and subtype."""
         t = parse_enum(TransitionType, type, "transition type")
         s = parse_enum(TransitionSubtype, subtype, "transition subtype")
@@ -965,26 +1054,26 @@ class Animation:
         self._values["transition_type"] = t
         self._values["transition_subtype"] = s
 
-    def set_progress(self, start: float = 0.0, end: float = 1.0) -> None:
+    def set_progress(self, start: RealLike = 0.0, end: RealLike = 1.0) -> None:
         """A transition's startProgress and endProgress, in [0, 1]."""
         s0, s1 = _floats(start=start, end=end)
         self._check(lib.cad_anim_set_transition_progress, s0, s1)
         self._values["start_progress"] = s0
         self._values["end_progress"] = s1
 
-    transition_type: "TypedProperty[TransitionType, _Enum]" = TypedProperty(
+    transition_type: "_Field[TransitionType, _Enum]" = _Field(
         lambda self: self._get("transition_type", TransitionType.FADE),
         lambda self, v: self.set_transition(v, self._values.get("transition_subtype", 0)),
         doc="A transition's type.")
-    transition_subtype: "TypedProperty[TransitionSubtype, _Enum]" = TypedProperty(
+    transition_subtype: "_Field[TransitionSubtype, _Enum]" = _Field(
         lambda self: self._get("transition_subtype", TransitionSubtype.FROM_LEFT),
         lambda self, v: self.set_transition(self._values.get("transition_type", 0), v),
         doc="A transition's subtype.")
-    start_progress: "TypedProperty[float, float]" = TypedProperty(
+    start_progress: "_Field[float, RealLike]" = _Field(
         lambda self: self._get("start_progress", 0.0),
         lambda self, v: self.set_progress(v, self._values.get("end_progress", 1.0)),
         doc="A transition's startProgress.")
-    end_progress: "TypedProperty[float, float]" = TypedProperty(
+    end_progress: "_Field[float, RealLike]" = _Field(
         lambda self: self._get("end_progress", 1.0),
         lambda self, v: self.set_progress(self._values.get("start_progress", 0.0), v),
         doc="A transition's endProgress.")
@@ -1046,23 +1135,44 @@ class Animation:
         return callback
 
 
-def _keyframe_values(values: Any) -> Tuple[List[float], int, int]:
-    """Keyframe values as ``(flat, count, components)`` for ``cad_anim_set_values``."""
+class AnimationView(Animation):
+    """A read-only view of an animation attached to a layer, from
+    :meth:`Layer.animation_for_key` (an :class:`Animation`).
+
+    The C API has no getters for animation fields, so on a view they read None (for
+    type checkers: ``Optional``, e.g. ``view.duration`` is ``Optional[float]``), and
+    setting one is an :class:`~cadence.InvalidStateError`. A view can be passed to
+    :meth:`Layer.add_animation` and :meth:`Layer.set_action` (a copy of the copy it
+    shows); ``close()`` only forgets it.
+    """
+
+    __slots__ = ()
+
+
+def _keyframe_values(values: Any) -> Tuple[List[float], int, int, Any]:
+    """Keyframe values as ``(flat, count, components)`` for ``cad_anim_set_values``, and
+    the immutable copy the ``values`` getter reads back: a read-only float64 array of
+    an array's shape, or a tuple with a float per number and a flat tuple of floats
+    per sequence."""
+    refuse_unordered(values, "keyframe values", "a sequence of values")
     rows = list(values) if not _is_ndarray(values) else values
     count = len(rows)
-    flat = flatten(rows) if count else []
+    flat = flatten(rows, "keyframe values") if count else []
     components = len(flat) // count if count else 0
     if count and not _is_ndarray(values):
         # Every value must have the same number of components: a total that merely
         # divides evenly (values of 1, 3 and 2 numbers as 3 values of 2) would be
         # regrouped silently. The C side then checks that number for the key path.
-        sizes = [len(flatten(row)) for row in rows]
+        sizes = [len(flatten(row, "keyframe values")) for row in rows]
         for i, n in enumerate(sizes):
             if n != sizes[0]:
                 raise InvalidArgumentError(
                     -2, message=f"keyframe values must all have the same number of components: "
                                 f"value {i} has {n}, value 0 has {sizes[0]}")
-    return flat, count, components
+    if _is_ndarray(values):
+        return flat, count, components, _frozen(values, flat)
+    frozen = tuple(_frozen(row, flat[i * components:(i + 1) * components]) for i, row in enumerate(rows))
+    return flat, count, components, frozen
 
 
 def _tcb_triple(tcb: Any) -> Tuple[Any, Any, Any]:
@@ -1072,11 +1182,12 @@ def _tcb_triple(tcb: Any) -> Tuple[Any, Any, Any]:
         if unknown:
             raise TypeError(f"unknown tcb keys {sorted(unknown)}; use tension, continuity, bias")
         return tcb.get("tension"), tcb.get("continuity"), tcb.get("bias")
+    refuse_unordered(tcb, "tcb", "a dict or a sequence (tension, continuity, bias)")
     t, c, b = tcb
     return t, c, b
 
 
-def _tcb_lists(*lists: Optional[Sequence[float]]) -> Tuple[List[Optional[List[float]]], int]:
+def _tcb_lists(*lists: Optional[Vector]) -> Tuple[List[Optional[List[float]]], int]:
     """The tension, continuity and bias lists as flat float lists (None stays None) and their common length."""
     flat = [None if x is None else flatten(x, "tcb") for x in lists]
     count = max((len(x) for x in flat if x is not None), default=0)
@@ -1118,6 +1229,7 @@ def _check_option(anim: "Animation", attr: str, v: Any) -> None:
                      lib.cad_anim_set_timing_steps, check_bezier=True)
     elif attr == "timing_functions":
         if v is not None:
+            refuse_unordered(v, "timing_functions", "a sequence of timing functions")
             for pts in {timing_bezier(tf) for tf in v}:
                 _check_bezier(pts)
     elif attr in ("from_value", "to_value", "by_value"):
@@ -1182,25 +1294,41 @@ _OPTION_NAMES["byValue"] = "by_value"
 del _n
 
 
-def evaluate_timing(timing_function: TimingFunction, x: Any) -> Any:
+@overload
+def evaluate_timing(timing_function: BezierTimingFunction, x: ArrayLike) -> Any: ...
+
+
+@overload
+def evaluate_timing(timing_function: BezierTimingFunction, x: RealLike) -> float: ...
+
+
+@overload
+def evaluate_timing(timing_function: BezierTimingFunction, x: Sequence[RealLike]) -> List[float]: ...
+
+
+def evaluate_timing(timing_function: BezierTimingFunction, x: Any) -> Any:
     """Evaluates a Bézier timing function (a name or 4 control values) at progress
     ``x`` with the engine's own solver (``cad_timing_eval_batch``, one C call).
 
-    ``x``: a real number of any type (int, float, bool, numpy scalars...; returns a
-    float), a numpy array of any shape, 0-d included, and memory layout (returns a
-    new float64 array of the same shape) or a sequence (returns a list). Values are
-    clamped to [0, 1]. The count is a C ``int32_t``: more than 2**31 - 1 values is an
-    :class:`~cadence.InvalidArgumentError`.
+    ``x``: a real number of any type (int, float, bool, numpy scalars such as
+    ``np.float32(0.5)`` or ``np.True_``...; returns a float), a numpy array of any
+    shape, 0-d included, and memory layout (returns a new float64 array of the same
+    shape) or a sequence (returns a list). Arrays must hold real numbers (a bool,
+    integer or float dtype): strings, bytes, complex numbers or objects are a
+    TypeError, as they are in a sequence. Values are clamped to [0, 1]. The count is
+    a C ``int32_t``: more than 2**31 - 1 values is an :class:`~cadence.InvalidArgumentError`.
     """
     c1x, c1y, c2x, c2y = timing_bezier(timing_function)
-    if isinstance(x, numbers.Real):
+    if isinstance(x, numbers.Real) or type(x) is NP_BOOL:  # (numpy's bool is no numbers.Real)
         xi = (c_double * 1)(checked_float(x, "x"))
         yo = (c_double * 1)()
         check(lib.cad_timing_eval_batch(c1x, c1y, c2x, c2y, xi, yo, 1))
         return yo[0]
     if _is_ndarray(x):
-        import numpy as np
-
+        np = _np  # (an ndarray was given: numpy is there)
+        if x.dtype.kind not in "biuf":  # np.require would parse strings and drop imaginary parts
+            raise TypeError(f"x must be an array of real numbers (a bool, integer or float dtype), "
+                            f"not of dtype {x.dtype}")
         n = checked_count(int(x.size), "n")  # before any copy of the array
         # C reads and writes aligned, contiguous doubles; the shape is kept (0-d too:
         # np.ascontiguousarray would make it 1-d).

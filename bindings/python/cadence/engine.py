@@ -9,13 +9,15 @@ import threading
 import weakref
 from contextlib import contextmanager
 from functools import partial
-from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
+from typing import (Any, Callable, ContextManager, Dict, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple,
+                    Union)
 
-from ._core import (ERR_BUFFER_TOO_SMALL, ERR_INVALID_HANDLE, ERR_NOT_FOUND, INT32_MAX, _np, byref, c_double,
-                    c_int32, c_uint64, check, checked_bool, checked_count, checked_finite, checked_float, checked_int,
-                    checked_non_negative, checked_repeat, encode, raise_status)
+from ._core import (ERR_BUFFER_TOO_SMALL, ERR_INVALID_HANDLE, ERR_NOT_FOUND, INT32_MAX, BoolLike, IntLike, RealLike,
+                    Vector, _np, byref, c_double, c_int32, c_uint64, check, checked_bool, checked_count,
+                    checked_finite, checked_float, checked_int, checked_non_negative, checked_repeat, encode,
+                    raise_status)
 from ._lib import cad_anim_callback, cad_event, cad_render_item, cad_transaction_callback, lib
-from .animation import Animation, TimingFunction, _apply_timing, _no_copy, _timing_call
+from .animation import Animation, BezierTimingFunction, _apply_timing, _no_copy, _timing_call
 from .enums import AnimKind, EventKind
 from .errors import ClosedError, InvalidArgumentError, InvalidStateError, OutOfMemoryError
 from .layer import KEY_PATH_COMPONENTS, Layer, _convert_point, _handle_of, _layer_handle
@@ -148,7 +150,7 @@ def _tx_trampoline(wref: "weakref.ref[Engine]", e: Any, userdata: Optional[int])
             eng._pending.append(exc)
 
 
-def _set_tx_timing(eng: "Engine", tf: TimingFunction) -> None:
+def _set_tx_timing(eng: "Engine", tf: BezierTimingFunction) -> None:
     """Sets the innermost transaction's timing function (a name or 4 Bézier values)."""
     _apply_timing(tf, eng._call, lib.cad_transaction_set_timing_function, lib.cad_transaction_set_timing_bezier, None)
 
@@ -157,7 +159,7 @@ def _set_tx_timing(eng: "Engine", tf: TimingFunction) -> None:
 # (cad_transaction_set_*) before the block's transaction opens: a refused setting must
 # not open (and so commit) a transaction. One function per rule, used by both blocks.
 
-def _tx_timing_call(tf: TimingFunction) -> Tuple[Callable[..., int], Tuple[Any, ...]]:
+def _tx_timing_call(tf: BezierTimingFunction) -> Tuple[Callable[..., int], Tuple[Any, ...]]:
     """The C setter and arguments of a transaction's timing function, checked
     (a name or 4 Bézier values the library accepts; no steps)."""
     return _timing_call(tf, lib.cad_transaction_set_timing_function, lib.cad_transaction_set_timing_bezier, None,
@@ -200,21 +202,23 @@ class Transaction:
                                     f"transaction {self.id} is not the innermost open transaction ({current} is): "
                                     "configure a nested block through its own object")
 
-    def keyframe(self, rel_start: float, rel_duration: float) -> Any:
+    def keyframe(self, rel_start: RealLike, rel_duration: RealLike) -> ContextManager[None]:
         """A keyframe window of the block (see :meth:`Engine.keyframe`)."""
         self._check_current()
         return self._engine.keyframe(rel_start, rel_duration)
 
-    def set_duration(self, d: float) -> None:
+    def set_duration(self, d: RealLike) -> None:
         d = checked_non_negative(d, "duration")
         self._check_current()
         self._engine._check(lib.cad_transaction_set_duration, d)
 
-    def set_timing_function(self, tf: TimingFunction) -> None:
+    def set_timing_function(self, tf: BezierTimingFunction) -> None:
+        """The block's timing function: a name or 4 Bézier values (no steps: the C API
+        has none for transactions)."""
         self._check_current()
         _set_tx_timing(self._engine, tf)
 
-    def set_disable_actions(self, disable: bool = True) -> None:
+    def set_disable_actions(self, disable: BoolLike = True) -> None:
         flag = 1 if checked_bool(disable, "disable_actions") else 0
         self._check_current()
         self._engine._check(lib.cad_transaction_set_disable_actions, flag)
@@ -855,7 +859,7 @@ class Engine:
 
     # ---- time ----------------------------------------------------------------------
 
-    def tick(self, now: Optional[float] = None) -> None:
+    def tick(self, now: Optional[RealLike] = None) -> None:
         """Advances the engine to ``now`` (default: :func:`media_time`), updates every
         animation and delivers the events (callbacks run before this returns)."""
         if now is None:
@@ -911,15 +915,15 @@ class Engine:
         """Monotonic seconds, like ``CACurrentMediaTime()``."""
         return media_time()
 
-    def convert_time(self, t: float, from_: Optional[Layer] = None, to: Optional[Layer] = None) -> float:
+    def convert_time(self, t: RealLike, from_: Optional[Layer] = None, to: Optional[Layer] = None) -> float:
         """Converts ``t`` from ``from_``'s local time to ``to``'s (None = global time)."""
         t = checked_float(t, "t")
         out = c_double()
         self._check(lib.cad_layer_convert_time, t, _handle_of(from_), _handle_of(to), byref(out))
         return out.value
 
-    def convert_point(self, point: Sequence[float], from_: Optional[Layer] = None, to: Optional[Layer] = None,
-                      presentation: bool = False) -> Point:
+    def convert_point(self, point: Vector, from_: Optional[Layer] = None, to: Optional[Layer] = None,
+                      presentation: BoolLike = False) -> Point:
         """Converts ``point`` from ``from_``'s bounds space to ``to``'s (None = world
         space, where the render list's world matrices map to); see
         :meth:`Layer.convert_point`."""
@@ -933,7 +937,7 @@ class Engine:
         its values without animation until the next tick."""
         return Layer(self, None, **props)
 
-    def layer(self, handle: int) -> Layer:
+    def layer(self, handle: IntLike) -> Layer:
         """Wraps an existing layer handle (an integer in [0, 2**64); a bool is a TypeError)."""
         return Layer(self, handle)
 
@@ -962,14 +966,14 @@ class Engine:
             yield Event(_event_kind(ev.kind), bool(ev.finished), Layer(self, ev.layer) if ev.layer else None,
                         ev.tag, ev.time, ev.key.decode("utf-8", "replace"))
 
-    def set_event_capacity(self, capacity: int) -> None:
+    def set_event_capacity(self, capacity: IntLike) -> None:
         """Capacity of the poll queue (default 4096, 0 = keep none); the oldest events are dropped when full.
         An int32 (a bool is a TypeError). Also returns the memory the event lists grew to in earlier bursts
         (setting the current capacity again after a large setup releases that peak)."""
         # An int32_t in C: checked here, as ctypes would wrap 2**32 to 0.
         self._check(lib.cad_engine_set_event_capacity, checked_int(capacity, "capacity"))
 
-    def reserve(self, layers: int, animations: int) -> None:
+    def reserve(self, layers: IntLike, animations: IntLike) -> None:
         """Sizes the engine's storage for ``layers`` layers and ``animations`` attached animations in all
         (totals; each an int in 0...1048576), so that building a scene up to that size does not regrow and
         copy the engine's arrays. Optional: storage grows as needed without it; never shrinks."""
@@ -1040,9 +1044,9 @@ class Engine:
             self._exit()
         del self._pending[:]
 
-    def transaction(self, duration: Optional[float] = None, timing_function: Optional[TimingFunction] = None,
-                    disable_actions: Optional[bool] = None,
-                    completion: Optional[Callable[[], Any]] = None) -> Any:
+    def transaction(self, duration: Optional[RealLike] = None,
+                    timing_function: Optional[BezierTimingFunction] = None, disable_actions: Optional[BoolLike] = None,
+                    completion: Optional[Callable[[], Any]] = None) -> ContextManager[Transaction]:
         """An explicit transaction (``CATransaction.begin()`` ... ``commit()``) as a context manager.
 
         ``duration``: of the implicit animations (default 0.25 s); ``timing_function``:
@@ -1076,9 +1080,10 @@ class Engine:
 
         return self._block(setup)
 
-    def animate(self, duration: float = 0.25, delay: float = 0.0, curve: TimingFunction = "easeInOut",
-                autoreverse: bool = False, repeat: Union[float, bool] = 0, spring_damping: Optional[float] = None,
-                initial_velocity: float = 0.0, completion: Optional[Callable[[], Any]] = None) -> Any:
+    def animate(self, duration: RealLike = 0.25, delay: RealLike = 0.0,
+                curve: Optional[BezierTimingFunction] = "easeInOut", autoreverse: BoolLike = False,
+                repeat: RealLike = 0, spring_damping: Optional[RealLike] = None, initial_velocity: RealLike = 0.0,
+                completion: Optional[Callable[[], Any]] = None) -> ContextManager[Transaction]:
         """A UIKit-style animation block (``UIView.animate``) as a context manager.
 
         Changes inside the block animate over ``duration`` after ``delay`` with
@@ -1131,7 +1136,7 @@ class Engine:
         return self._block(setup)
 
     @contextmanager
-    def keyframe(self, rel_start: float, rel_duration: float) -> Iterator[None]:
+    def keyframe(self, rel_start: RealLike, rel_duration: RealLike) -> Iterator[None]:
         """A keyframe window inside an ``animate()``/``transaction()`` block (UIKit's
         ``addKeyframe(withRelativeStartTime:relativeDuration:)``): changes in it animate
         over ``[rel_start, rel_start + rel_duration]`` of the block's duration."""
@@ -1278,7 +1283,7 @@ class Engine:
                 cap = count * k
                 if _np is not None:
                     out = _np.empty(max(cap, 1), dtype=_np.float64)
-                    optr = ctypes.cast(out.ctypes.data, _POINTER_DOUBLE)
+                    optr: Any = ctypes.cast(out.ctypes.data, _POINTER_DOUBLE)
                 else:
                     out = (c_double * max(cap, 1))()
                     optr = out

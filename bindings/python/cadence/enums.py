@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import enum
 import operator
-from typing import Any, Dict, List, Tuple, Type, TypeVar, Union
+from typing import Any, Dict, List, SupportsIndex, Tuple, Type, TypeVar, Union
 
 from . import _abi
+from .errors import InvalidArgumentError
 
 __all__ = [
     "Status",
@@ -201,9 +202,13 @@ def is_enum_int(value: Any) -> bool:
     return _enum_int(value) is not None
 
 
-def parse_enum(cls: Type[E], value: Union[E, int, str], what: str = "value") -> E:
+def parse_enum(cls: Type[E], value: Union[E, SupportsIndex, str], what: str = "value") -> E:
     """Converts an enum member, an integer (anything ``operator.index`` accepts but
-    bool) or a name (any case, with or without underscores) to ``cls``."""
+    bool) or a name (any case, with or without underscores) to ``cls``.
+
+    An unknown name is a ValueError, a non-integer a TypeError and an integer
+    outside int32 (a C enum) an :class:`~cadence.InvalidArgumentError`; other
+    integers that are not members are returned as ints, for the library to refuse."""
     if isinstance(value, cls):
         return value
     if isinstance(value, str):
@@ -225,9 +230,10 @@ def parse_enum(cls: Type[E], value: Union[E, int, str], what: str = "value") -> 
     except ValueError:
         pass
     # Other int32 values go through untouched: the library validates them
-    # (CAD_ERR_INVALID_ARGUMENT). Wider ints would be truncated by ctypes.
+    # (CAD_ERR_INVALID_ARGUMENT). Wider ints would be truncated by ctypes: refused
+    # here with the library's error for a value out of range.
     if not -2 ** 31 <= value < 2 ** 31:
-        raise ValueError(f"{what} {value} is out of range for a C enum")
+        raise InvalidArgumentError(-2, message=f"{what} {value} is out of range for a C enum")
     return value  # type: ignore[return-value]
 
 

@@ -16,12 +16,13 @@ import re
 from ctypes import c_char as ctypes_char
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, HANDLE_RANGE, NP_BOOL, TypedProperty, Value, byref, c_double,
-                    c_int32, c_uint64, checked_bool, checked_finite, checked_float, checked_int, checked_non_negative,
-                    checked_repeat, encode, flatten, pack, raise_status, repeat_value, unpack)
+from ._core import (ERR_BUFFER_TOO_SMALL, ERR_NOT_FOUND, HANDLE_RANGE, NP_BOOL, BoolLike, IntLike, RealLike,
+                    TypedProperty, Value, Vector, byref, c_double, c_int32, c_uint64, checked_bool, checked_finite,
+                    checked_float, checked_int, checked_non_negative, checked_repeat, encode, flatten, pack,
+                    raise_status, refuse_unordered, repeat_value, unpack)
 from ._lib import lib
 from .errors import ClosedError, InvalidArgumentError, TypeMismatchError
-from .animation import Animation, _no_copy
+from .animation import Animation, AnimationView, _no_copy
 from .enums import FillMode
 from .types import Color, Point, Rect, Size, Transform3D
 
@@ -218,39 +219,39 @@ def _make_property(keypath: str, kind: str) -> Any:
 
 
 # One factory per kind: its return type tells type checkers what the attribute reads
-# (a Point...) and accepts (any sequence of numbers...).
-_Vector = Sequence[float]
+# (a Point...) and accepts (any sequence of numbers or array, numpy's scalars...).
+_Matrix = Union[Vector, Sequence[Vector]]
 
 
-def _scalar(keypath: str) -> TypedProperty[float, float]:
+def _scalar(keypath: str) -> TypedProperty[float, RealLike]:
     return _make_property(keypath, "scalar")  # type: ignore[no-any-return]
 
 
-def _bool(keypath: str) -> TypedProperty[bool, bool]:  # (numbers are accepted at run time, as in C)
+def _bool(keypath: str) -> TypedProperty[bool, BoolLike]:  # (numbers are accepted at run time, as in C)
     return _make_property(keypath, "bool")  # type: ignore[no-any-return]
 
 
-def _point(keypath: str) -> TypedProperty[Point, _Vector]:
+def _point(keypath: str) -> TypedProperty[Point, Vector]:
     return _make_property(keypath, "point")  # type: ignore[no-any-return]
 
 
-def _size(keypath: str) -> TypedProperty[Size, _Vector]:
+def _size(keypath: str) -> TypedProperty[Size, Vector]:
     return _make_property(keypath, "size")  # type: ignore[no-any-return]
 
 
-def _rect(keypath: str) -> TypedProperty[Rect, _Vector]:
+def _rect(keypath: str) -> TypedProperty[Rect, Vector]:
     return _make_property(keypath, "rect")  # type: ignore[no-any-return]
 
 
-def _color(keypath: str) -> TypedProperty[Color, _Vector]:
+def _color(keypath: str) -> TypedProperty[Color, Vector]:
     return _make_property(keypath, "color")  # type: ignore[no-any-return]
 
 
-def _transform(keypath: str) -> TypedProperty[Transform3D, Union[_Vector, Sequence[_Vector]]]:
+def _transform(keypath: str) -> TypedProperty[Transform3D, _Matrix]:
     return _make_property(keypath, "transform")  # type: ignore[no-any-return]
 
 
-def _fill(keypath: str) -> TypedProperty[FillMode, Union[FillMode, int, str]]:
+def _fill(keypath: str) -> TypedProperty[FillMode, Union[FillMode, IntLike, str]]:
     return _make_property(keypath, "fill")  # type: ignore[no-any-return]
 
 
@@ -300,7 +301,7 @@ class Layer:
     autoreverses = _bool("autoreverses")
     fillMode = fill_mode = _fill("fillMode")
 
-    def __init__(self, engine: "Engine", handle: Optional[int] = None, **props: Any) -> None:
+    def __init__(self, engine: "Engine", handle: Optional[IntLike] = None, **props: Any) -> None:
         self._engine = engine
         if handle is None:
             out = c_uint64()
@@ -501,7 +502,7 @@ class Layer:
         return out.value
 
     @contents.setter
-    def contents(self, value: int) -> None:
+    def contents(self, value: IntLike) -> None:
         self._engine._check(lib.cad_layer_set_contents, self._handle, _contents_id(value))
 
     # ---- tree ------------------------------------------------------------------------
@@ -511,7 +512,7 @@ class Layer:
         an :class:`~cadence.InvalidArgumentError`."""
         self._engine._check(lib.cad_layer_add_sublayer, self._handle, _handle_of(child))
 
-    def insert_sublayer(self, child: "Layer", index: int) -> None:
+    def insert_sublayer(self, child: "Layer", index: IntLike) -> None:
         """Inserts ``child`` at ``index`` (0 ... count, counted without the child; an
         int32, a bool is a TypeError)."""
         # index is an int32_t in C: checked here, as ctypes would wrap 2**32 to 0.
@@ -618,8 +619,9 @@ class Layer:
             raise_status(st)
         return keys
 
-    def animation_for_key(self, key: str) -> Optional[Animation]:
-        """A read-only view of the attached copy under ``key``, or None."""
+    def animation_for_key(self, key: str) -> Optional[AnimationView]:
+        """A read-only view of the attached copy under ``key`` (an :class:`~cadence.AnimationView`,
+        whose fields read None), or None."""
         out = c_uint64()
         st = self._engine._call(lib.cad_layer_animation_for_key, self._handle, encode(key, "animation key"), byref(out))
         if st == ERR_NOT_FOUND:
@@ -654,7 +656,7 @@ class Layer:
     def _no_getter(self) -> bool:
         raise AttributeError("actions_enabled is write-only (the C API has no getter)")
 
-    def _set_actions_enabled(self, enabled: bool) -> None:
+    def _set_actions_enabled(self, enabled: BoolLike) -> None:
         flag = 1 if checked_bool(enabled, "actions_enabled") else 0
         self._engine._check(lib.cad_layer_set_actions_enabled, self._handle, flag)
 
@@ -663,14 +665,14 @@ class Layer:
 
     # ---- time --------------------------------------------------------------------------
 
-    def convert_time(self, t: float, to: Optional["Layer"] = None) -> float:
+    def convert_time(self, t: RealLike, to: Optional["Layer"] = None) -> float:
         """Converts ``t`` from this layer's local time to ``to``'s (None = global time)."""
         t = checked_float(t, "t")
         out = c_double()
         self._engine._check(lib.cad_layer_convert_time, t, self._handle, _handle_of(to), byref(out))
         return out.value
 
-    def convert_time_from(self, t: float, from_: Optional["Layer"] = None) -> float:
+    def convert_time_from(self, t: RealLike, from_: Optional["Layer"] = None) -> float:
         """Converts ``t`` from ``from_``'s local time (None = global) to this layer's."""
         t = checked_float(t, "t")
         out = c_double()
@@ -679,8 +681,8 @@ class Layer:
 
     # ---- geometry ----------------------------------------------------------------------
 
-    def convert_point(self, point: Sequence[float], to: Optional["Layer"] = None,
-                      presentation: bool = False) -> Point:
+    def convert_point(self, point: Vector, to: Optional["Layer"] = None,
+                      presentation: BoolLike = False) -> Point:
         """Converts ``point`` from this layer's bounds space to ``to``'s (None = world
         space, where the render list's world matrices map to), as CALayer's
         ``convert(_:to:)``; model values, or with ``presentation`` those of the last
@@ -688,13 +690,13 @@ class Layer:
         behind the eye's plane, or ``to`` seen edge-on)."""
         return _convert_point(self._engine, point, self._handle, _handle_of(to), presentation)
 
-    def convert_point_from(self, point: Sequence[float], from_: Optional["Layer"] = None,
-                           presentation: bool = False) -> Point:
+    def convert_point_from(self, point: Vector, from_: Optional["Layer"] = None,
+                           presentation: BoolLike = False) -> Point:
         """Converts ``point`` from ``from_``'s bounds space (None = world space) to this
         layer's, as CALayer's ``convert(_:from:)``."""
         return _convert_point(self._engine, point, _handle_of(from_), self._handle, presentation)
 
-    def hit_test(self, point: Sequence[float], presentation: bool = False) -> Optional["Layer"]:
+    def hit_test(self, point: Vector, presentation: BoolLike = False) -> Optional["Layer"]:
         """As CALayer's ``hitTest(_:)``: the frontmost layer of this layer's subtree
         (itself included) whose bounds contain ``point``, given in the superlayer's
         space (world space for a root); None when none does. Hidden layers (and, with
@@ -725,6 +727,7 @@ class Layer:
 
 def _point_arg(point: Any, what: str = "point") -> Tuple[float, float]:
     """A point argument: a sequence of two real numbers (a tuple, a Point, a numpy array)."""
+    refuse_unordered(point, what, "a sequence of two numbers (x, y)")  # a dict would be indexed by key
     try:
         n = len(point)
     except TypeError:
@@ -742,7 +745,7 @@ def _convert_point(engine: "Engine", point: Any, source: int, target: int, prese
     return Point(out[0], out[1])
 
 
-def _layer_handle(layer: Union[Layer, int]) -> int:
+def _layer_handle(layer: Union[Layer, IntLike]) -> int:
     """The handle of a Layer, or an integer handle checked to lie in [0, 2**64)
     (ctypes would wrap 2**64 + h to h or -1 to 2**64 - 1 silently)."""
     if isinstance(layer, Layer):
@@ -750,7 +753,7 @@ def _layer_handle(layer: Union[Layer, int]) -> int:
     return checked_int(layer, "a layer handle", HANDLE_RANGE)
 
 
-def _handle_of(layer: Optional[Union[Layer, int]]) -> int:
+def _handle_of(layer: Optional[Union[Layer, IntLike]]) -> int:
     """Like :func:`_layer_handle`, with None as 0 (no layer: global time, no root...)."""
     if layer is None:
         return 0

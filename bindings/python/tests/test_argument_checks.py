@@ -155,7 +155,7 @@ def test_ragged_keyframe_values_are_refused(engine):
     a = Animation.keyframe(engine, "position", values=[(0, 0), (10, 20)], duration=1)
     with pytest.raises(cadence.InvalidArgumentError):
         a.values = [(1, 2, 3, 4), (5, 6)]  # 6 numbers for 3 points
-    assert a.values == [(0, 0), (10, 20)]
+    assert a.values == ((0.0, 0.0), (10.0, 20.0))  # unchanged (read back as the tuple sent to C)
     with pytest.raises(cadence.TypeMismatchError):  # consistent rows, wrong count for the key path
         a.values = [(1, 2, 3), (4, 5, 6)]
 

@@ -361,3 +361,32 @@ def test_block_settings_at_the_edges_of_their_ranges_are_accepted(engine, layer)
     assert layer.presentation("opacity") == approx(0.75)  # linear, 1 s
     engine.tick(0.75)
     assert layer.animation_keys() == []  # half a cycle: ends at 0.5 s
+
+
+@pytest.mark.parametrize("open_block", [
+    lambda e: e.transaction(timing_function=("steps", 2, "end")),
+    lambda e: e.animate(curve=("steps", 4, "start")),
+    lambda e: e.animate(curve=("steps", 3)),
+    lambda e: e.transaction(timing_function=["STEPS", 1, "end"]),
+], ids=["transaction", "animate", "animate-2-tuple", "list"])
+def test_steps_for_a_block_say_blocks_take_a_name_or_bezier_values(engine, open_block):
+    # The C API has no steps setter for transactions: the message must not recommend
+    # the ('steps', n, ...) form that was just given.
+    with pytest.raises(ValueError) as info:
+        open_block(engine)
+    message = str(info.value)
+    assert "name or 4 Bézier values" in message and "not steps" in message
+    assert "('steps', n" not in message
+    assert engine.transaction_id == 0
+    with engine.transaction() as tx:
+        with pytest.raises(ValueError, match="not steps"):
+            tx.set_timing_function(("steps", 2))
+
+
+def test_an_unknown_tagged_timing_function_message_lists_what_each_place_takes(engine):
+    with pytest.raises(ValueError) as block:
+        engine.animate(curve=("bogus", 4))
+    assert "('steps', n" not in str(block.value) and "4 Bézier values" in str(block.value)
+    with pytest.raises(ValueError) as anim:
+        Animation.basic(engine, "opacity", timing_function=("bogus", 4))
+    assert "('steps', n, 'start'|'end')" in str(anim.value)
