@@ -473,7 +473,9 @@ CAD_API cad_status cad_layer_convert_time(cad_engine *e, double t, cad_layer fro
  * (z = 0) into world space, seen along z there (x/w, y/w), then back to the
  * point of `to`'s plane with that image. CAD_ERR_NOT_FOUND when it has none:
  * the point is on or behind the eye's plane (w <= 0), or `to`'s plane is
- * seen edge-on.
+ * seen edge-on (to within about 1e-12, whatever the layer's scale). A layer
+ * converts to itself (and world space to world space) unchanged, as in Core
+ * Animation, without these checks.
  */
 CAD_API cad_status cad_layer_convert_point(cad_engine *e, double x, double y, cad_layer from, cad_layer to, int32_t presentation, double *out);
 
@@ -485,8 +487,9 @@ CAD_API cad_status cad_layer_convert_point(cad_engine *e, double x, double y, ca
  * last is in front; zPosition plays no part), before their layer; hidden
  * layers and their subtrees are skipped, and so, with `presentation` 1, are
  * layers not yet begun (what the render list leaves out); a layer with
- * masksToBounds has its sublayers tested only inside its bounds. Bounds
- * contain their min edges, not their max edges. `presentation` as in
+ * masksToBounds has its sublayers tested only inside its bounds; a layer
+ * with doubleSided 0 turned to show its back is not hit (its sublayers are
+ * still tested). Bounds contain their min edges, not their max edges. `presentation` as in
  * `cad_layer_convert_point`.
  */
 CAD_API cad_status cad_layer_hit_test(cad_engine *e, cad_layer root, double x, double y, int32_t presentation, cad_layer *out);

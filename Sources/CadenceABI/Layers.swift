@@ -167,7 +167,9 @@ import CadenceCore
 /// (z = 0) into world space, seen along z there (x/w, y/w), then back to the
 /// point of `to`'s plane with that image. CAD_ERR_NOT_FOUND when it has none:
 /// the point is on or behind the eye's plane (w <= 0), or `to`'s plane is
-/// seen edge-on.
+/// seen edge-on (to within about 1e-12, whatever the layer's scale). A layer
+/// converts to itself (and world space to world space) unchanged, as in Core
+/// Animation, without these checks.
 @c public func cad_layer_convert_point(_ e: OpaquePointer?, _ x: Double, _ y: Double, _ from: cad_layer, _ to: cad_layer, _ presentation: Int32, _ out: UnsafeMutablePointer<Double>?) -> cad_status {
     withEngine(e, "cad_layer_convert_point") { (en: inout Engine) throws(CadenceError) in
         let o = try requireOut(out)
@@ -184,8 +186,9 @@ import CadenceCore
 /// last is in front; zPosition plays no part), before their layer; hidden
 /// layers and their subtrees are skipped, and so, with `presentation` 1, are
 /// layers not yet begun (what the render list leaves out); a layer with
-/// masksToBounds has its sublayers tested only inside its bounds. Bounds
-/// contain their min edges, not their max edges. `presentation` as in
+/// masksToBounds has its sublayers tested only inside its bounds; a layer
+/// with doubleSided 0 turned to show its back is not hit (its sublayers are
+/// still tested). Bounds contain their min edges, not their max edges. `presentation` as in
 /// `cad_layer_convert_point`.
 @c public func cad_layer_hit_test(_ e: OpaquePointer?, _ root: cad_layer, _ x: Double, _ y: Double, _ presentation: Int32, _ out: UnsafeMutablePointer<cad_layer>?) -> cad_status {
     withEngine(e, "cad_layer_hit_test") { (en: inout Engine) throws(CadenceError) in

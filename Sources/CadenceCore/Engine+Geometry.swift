@@ -73,21 +73,58 @@ extension Engine {
         return p
     }
 
+    /// How close to edge-on a plane may be seen: the sine of the angle
+    /// between the plane and the line of sight, about (see `unproject`). A
+    /// quarter turn's cos(π/2) = 6.1e-17 residue is edge-on.
+    static let edgeOnTolerance = 1e-12
+
     /// The plane point (x, y, 0) whose image under `w` is the world point
     /// (X, Y): the solution of `(x, y, 0, 1) * w = λ (X, Y, ·, 1)` with λ > 0.
     /// nil when the plane is seen edge-on (no single solution), the point is
-    /// behind the eye (λ <= 0), or the solution is not finite.
+    /// behind the eye (λ <= 0), or the solution is not finite. Edge-on is
+    /// judged scale-free: each unknown's column of the 2×2 system is divided
+    /// by the size of the plane's axis it stands for (its x, y and z
+    /// components), so the determinant is about the sine of the angle between
+    /// the plane and the line of sight, the same for a layer scaled by 1e-200
+    /// or by 1e200; within `edgeOnTolerance` of 0 there is no image.
     static func unproject(_ px: Double, _ py: Double, _ w: Transform3D) -> SIMD2<Double>? {
         // x (m11 - X m14) + y (m21 - X m24) = X m44 - m41, and the same for Y.
-        let a = w.r1.x - px * w.r1.w, b = w.r2.x - px * w.r2.w, e = px * w.r4.w - w.r4.x
-        let c = w.r1.y - py * w.r1.w, d = w.r2.y - py * w.r2.w, f = py * w.r4.w - w.r4.y
+        let a = w.r1.x - px * w.r1.w, b = w.r2.x - px * w.r2.w
+        let c = w.r1.y - py * w.r1.w, d = w.r2.y - py * w.r2.w
+        let e = px * w.r4.w - w.r4.x, f = py * w.r4.w - w.r4.y
+        let n1 = max(abs(a), abs(c), abs(w.r1.z)), n2 = max(abs(b), abs(d), abs(w.r2.z))
+        guard n1 > 0 && n1.isFinite && n2 > 0 && n2.isFinite else { return nil }
+        let an = a / n1, cn = c / n1, bn = b / n2, dn = d / n2
+        let detn = an * dn - bn * cn
+        guard abs(detn) > edgeOnTolerance else { return nil }
+        var x: Double, y: Double
         let det = a * d - b * c
-        guard det != 0 && det.isFinite else { return nil }
-        let x = (e * d - b * f) / det
-        let y = (a * f - e * c) / det
+        if det != 0 && det.isFinite {
+            // The plain solution (exact where the values are, as a host
+            // would compute it), unless the scale makes it overflow.
+            x = (e * d - b * f) / det
+            y = (a * f - e * c) / det
+        } else {
+            x = .nan; y = .nan
+        }
+        if !(x.isFinite && y.isFinite) {
+            x = (e * dn - bn * f) / detn / n1
+            y = (an * f - e * cn) / detn / n2
+        }
         guard x.isFinite && y.isFinite else { return nil }
         guard x * w.r1.w + y * w.r2.w + w.r4.w > 0 else { return nil }
         return SIMD2(x, y)
+    }
+
+    /// Whether `w` shows the front of the plane z = 0 (the orientation of
+    /// its image: the determinant of the 3×3 of rows 1, 2, 4 and columns x,
+    /// y, w, positive where the image has w > 0). A layer that is not
+    /// doubleSided shows nothing from behind.
+    static func showsFront(_ w: Transform3D) -> Bool {
+        let det = w.r1.x * (w.r2.y * w.r4.w - w.r2.w * w.r4.y)
+            - w.r1.y * (w.r2.x * w.r4.w - w.r2.w * w.r4.x)
+            + w.r1.w * (w.r2.x * w.r4.y - w.r2.y * w.r4.x)
+        return det > 0 || !det.isFinite
     }
 
     /// CGRect's `contains`: the rectangle standardized, min edges in, max edges out.
@@ -104,7 +141,9 @@ extension Engine {
     /// `to`'s (0 on either side = world space, the space the render list's
     /// world matrices map into). Model values, or with `presentation` the
     /// presentation values at the last tick. Throws `notFound` when the point
-    /// has no image: on or behind the eye's plane, or `to`'s plane seen edge-on.
+    /// has no image: on or behind the eye's plane, or `to`'s plane seen
+    /// edge-on. A layer converts to itself (and world space to world space)
+    /// unchanged, as in Core Animation, without these checks.
     public func convertPoint(_ x: Double, _ y: Double, from: UInt64, to: UInt64,
                              presentation: Bool) throws(CadenceError) -> SIMD2<Double> {
         try requireFinite(x, "x")
@@ -187,12 +226,14 @@ extension Engine {
             masks = pres[b &+ LayerProperty.masksToBounds.offset] != 0
             let p = Engine.unproject(pw.x, pw.y, w)
             inside = p.map { Engine.boundsContain(pres, b, $0) } ?? false
+                && (pres[b &+ LayerProperty.doubleSided.offset] != 0 || Engine.showsFront(w))
         } else {
             if model[b &+ LayerProperty.hidden.offset] != 0 { return nil }
             w = (modelLocalMatrix(l) * parentWorld).saturated
             masks = model[b &+ LayerProperty.masksToBounds.offset] != 0
             let p = Engine.unproject(pw.x, pw.y, w)
             inside = p.map { Engine.boundsContain(model, b, $0) } ?? false
+                && (model[b &+ LayerProperty.doubleSided.offset] != 0 || Engine.showsFront(w))
         }
         if masks && !inside { return nil }
         let n = liveSublayers(l).count

@@ -220,4 +220,61 @@ struct PointAndHitTestTests {
         #expect(try! r.e.hitTest(root: root, 110, 10, presentation: true) == l)
         #expect(try! r.e.hitTest(root: root, 40, 10, presentation: true) == root)
     }
+
+    /// Edge-on is judged on the scaled system: a quarter turn about y through
+    /// the virtual key (its matrix keeps cos(π/2) = 6.1e-17) has no image,
+    /// while a layer scaled uniformly by 1e-200 or 1e200 converts and is hit
+    /// as one scaled by 1: bounds (0, 0, 10, 10), anchor (0, 0), position
+    /// (0, 0), scale s: the world point (5s, 5s) is the bounds point (5, 5).
+    @Test func edgeOnIsScaleFree() {
+        var r = Rig()
+        let q = r.layer(["bounds": [0, 0, 100, 100], "position": [50, 50], "transform.rotation.y": [Double.pi / 2]])
+        #expect(convert(&r, 49.9, 70, from: 0, to: q) == nil)
+        #expect(convert(&r, 50.000001, 70, from: 0, to: q) == nil)
+        for s in [1e-200, 1e-170, 1.0, 1e160, 1e200] {
+            let l = r.layer(["bounds": [0, 0, 10, 10], "anchorPoint": [0, 0], "position": [0, 0],
+                             "transform": [s, 0, 0, 0, 0, s, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]])
+            let p = convert(&r, 5 * s, 5 * s, from: 0, to: l)
+            #expect(p != nil && near(p!, [5, 5], 1e-12), "scale \(s)")
+            #expect(try! r.e.hitTest(root: l, 5 * s, 5 * s, presentation: false) == l, "scale \(s)")
+            #expect(try! r.e.hitTest(root: l, 11 * s, 5 * s, presentation: false) == 0, "scale \(s)")
+        }
+    }
+
+    /// A layer converts to itself unchanged, without the image checks (as
+    /// Core Animation): a point behind the eye stays where it is.
+    @Test func aLayerConvertsToItselfUnchanged() {
+        let theta = 0.5, d = 300.0
+        let c = cos(theta), s = sin(theta)
+        var r = Rig()
+        let l = r.layer(["bounds": [0, 0, 100, 100], "position": [200, 100],
+                         "transform": [c, 0, -s, s / d, 0, 1, 0, 0, s, 0, c, -c / d, 0, 0, 0, 1]])
+        let behind = 50 - d / s - 1
+        #expect(convert(&r, behind, 50, from: l, to: 0) == nil)
+        #expect(convert(&r, behind, 50, from: l, to: l) == [behind, 50])
+    }
+
+    /// A layer turned half about y shows its back: (x, y) of its bounds goes
+    /// to (100 - x, y) for bounds (0, 0, 100, 100) at (50, 50). With
+    /// doubleSided (the default) the world point (40, 50) hits it at (60, 50);
+    /// with doubleSided 0 a host culls it and the point falls through to the
+    /// root, while its sublayer, turned back to face front, is still hit.
+    @Test func oneSidedBackIsNotHit() {
+        var r = Rig()
+        let root = Self.root(&r)
+        let l = r.layer(["bounds": [0, 0, 100, 100], "position": [50, 50],
+                         "transform": [-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1]])
+        // the sublayer: frame (0, 0, 20, 20) in l, turned back: world x from 100 - 20 to 100
+        let sub = r.layer(["bounds": [0, 0, 20, 20], "position": [10, 10], "doubleSided": [0],
+                           "transform": [-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1]])
+        try! r.e.addSublayer(root, l)
+        try! r.e.addSublayer(l, sub)
+        #expect(near(convert(&r, 40, 50, from: 0, to: l)!, [60, 50], 1e-12))
+        #expect(try! r.e.hitTest(root: root, 40, 50, presentation: false) == l)
+        try! r.e.set(layer: l, "doubleSided", [0])
+        #expect(try! r.e.hitTest(root: root, 40, 50, presentation: false) == root)
+        #expect(try! r.e.hitTest(root: root, 95, 5, presentation: false) == sub)
+        try! r.e.set(layer: sub, "transform", [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+        #expect(try! r.e.hitTest(root: root, 95, 5, presentation: false) == root)   // now it shows its back
+    }
 }

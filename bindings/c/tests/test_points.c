@@ -93,7 +93,7 @@ TEST(hit_test_front_to_back) {
   t_set1(e, b, "hidden", 1);
   EXPECT_OK(cad_layer_hit_test(e, r, 75, 75, 0, &hit));
   EXPECT_U64_EQ(hit, a);
-  /* presentation: before the first tick the presentation is the model */
+  /* presentation, after a tick: new layers take their model values */
   t_tick(e, 0);
   EXPECT_OK(cad_layer_hit_test(e, r, 75, 75, 1, &hit));
   EXPECT_U64_EQ(hit, a);
