@@ -339,11 +339,11 @@ def snippet_presentation(engine, layer):
     shown = layer.presentation_layer          # layer.presentation()
     print(shown.position, shown.opacity)      # what is on screen at the last tick
     x, y = layer.presentation("position")     # any key path
-    # hit-test against what the user sees, not the model:
-    l, t, w, h = shown.frame
-    hit = l <= 160 <= l + w and t <= 50 <= t + h
+    # hit-test against what the user sees, not the model (None when nothing is hit):
+    hit = layer.hit_test((160, 50), presentation=True)
     # [end:presentation]
-    assert hit and x == 150.0
+    assert hit == layer and x == 150.0
+    assert layer.hit_test((160, 50)) is None          # the model is at (250, 50) already
 
 
 def snippet_uiview_animate(engine, layer):
