@@ -23,20 +23,8 @@ extension Engine {
     /// not geometry: their offsets and turns play no part (as in Core
     /// Animation, whose presentation layers do not see transitions).
     func geometryWorld(_ l: Int, presentation: Bool) -> Transform3D {
-        scratchChain.removeAll(keepingCapacity: true)
-        var x = l
-        while x >= 0 && scratchChain.count <= layers.count {
-            scratchChain.append(Int32(x))
-            x = Int(layers[x].parent)
-        }
-        var w = Transform3D.identity
-        var k = scratchChain.count - 1
-        while k >= 0 {
-            let y = Int(scratchChain[k])
-            w = ((presentation ? localMatrix(y) : modelLocalMatrix(y)) * w).saturated
-            k -= 1
-        }
-        return w
+        if presentation { return worldAlongChain(l, pictures: false) { localMatrix($0) } }
+        return worldAlongChain(l, pictures: false) { modelLocalMatrix($0) }
     }
 
     /// `local(L)` (SEMANTICS.md §2.2) from the model values.

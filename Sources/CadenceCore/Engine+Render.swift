@@ -130,8 +130,18 @@ extension Engine {
         return localMatrix(l) * pw
     }
 
-    /// World matrix computed from scratch along the ancestor chain.
+    /// World matrix computed from scratch along the ancestor chain, as the
+    /// render list draws it.
     func worldFromScratch(_ l: Int) -> Transform3D {
+        worldAlongChain(l, pictures: true) { localMatrix($0) }
+    }
+
+    /// The product of `local` down the ancestor chain of `l`, saturated per
+    /// level as the traversal hands worlds down (`renderList`). With
+    /// `pictures`, as the full list draws it: a running transition moves (or
+    /// turns) the layer's incoming picture, and with it the live subtree.
+    @inline(__always)
+    func worldAlongChain(_ l: Int, pictures: Bool, _ local: (Int) -> Transform3D) -> Transform3D {
         scratchChain.removeAll(keepingCapacity: true)
         var x = l
         while x >= 0 && scratchChain.count <= layers.count {
@@ -142,11 +152,8 @@ extension Engine {
         var k = scratchChain.count - 1
         while k >= 0 {
             let x = Int(scratchChain[k])
-            // Saturated per level, as the traversal hands worlds down (`renderList`).
-            w = (localMatrix(x) * w).saturated
-            // As the full list draws it: a running transition moves (or turns)
-            // the layer's incoming picture, and with it the whole live subtree.
-            if let g = incomingPicture(x) { w = (g.matrix * w).saturated }
+            w = (local(x) * w).saturated
+            if pictures, let g = incomingPicture(x) { w = (g.matrix * w).saturated }
             k -= 1
         }
         return w
