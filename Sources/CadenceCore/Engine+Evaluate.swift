@@ -818,6 +818,7 @@ extension Engine {
         // Plain from/to animations: one tight pass over a flat array (or, for
         // a quiet track, deferred to the first read: `tickSimpleTrack`).
         tickSimpleTrack()
+        if timeOnlyDirty { clearTimeOnlyDirty() }
         // Everything else, layer by layer in add order (programs first when
         // some layers have one: LayerProgram.swift).
         if allowPrograms && programLiveWords > 0 {

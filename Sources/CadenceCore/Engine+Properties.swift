@@ -344,6 +344,7 @@ extension Engine {
     @inline(__always)
     func markPresDirty(_ l: Int) {
         layers[l].presDirty = true
+        layerCold[l].dirtyForTimeOnly = false
         // Queued once until the next flush (a lazy read clears presDirty but not
         // the queue entry, so set/read/set loops do not grow the list).
         if !layerCold[l].presQueued {

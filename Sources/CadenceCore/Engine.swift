@@ -61,6 +61,11 @@ struct LayerCold {
     var timing = MediaTiming()
     /// The layer is in `dirtyLayers` (awaiting `ensureAllPresentations`).
     var presQueued = false
+    /// The layer's presentation is dirty only because a time map above it
+    /// (or its own) changed (`updateTimeIdentity`); any other mark clears it.
+    /// When its one animation is on the simple track, the tick's pass over
+    /// the track makes it current (`clearTimeOnlyDirty`).
+    var dirtyForTimeOnly = false
     /// The layer's region of `Engine.programCode` (kept while the layer has
     /// no program, for the next one that fits), -1 if none.
     var programStart: Int32 = -1
@@ -205,6 +210,8 @@ public final class Engine {
     /// leaves under a timed superlayer; tests turn it off to compare with
     /// pass 2 and `emitLayer` byte for byte.
     var allowTimedRuns = true
+    /// Some layer is marked `dirtyForTimeOnly` (until the next tick).
+    var timeOnlyDirty = false
     /// Layer programs (LayerProgram.swift): flat copies of the animations of
     /// layers that qualify, run by the tick in their steady state. Tests turn
     /// them off to compare with the general code.
@@ -636,8 +643,16 @@ public final class Engine {
                 simpleQuiet = false
                 if layers[l].timeIdentity { simpleAnims[si].flags2 |= SimpleAnim.timeIdentity } else { simpleAnims[si].flags2 &= ~SimpleAnim.timeIdentity }
             }
-            if layerCold[l].animCount > 0 { markPresDirty(l) }
-            scratchStack.append(contentsOf: liveSublayers(l))
+            if layerCold[l].animCount > 0 {
+                let wasDirty = layers[l].presDirty
+                markPresDirty(l)
+                if !wasDirty && allowTimedRuns {
+                    layerCold[l].dirtyForTimeOnly = true
+                    timeOnlyDirty = true
+                }
+            }
+            // (Leaves push nothing: no array to retain and append.)
+            if layers[l].hasChildren { scratchStack.append(contentsOf: liveSublayers(l)) }
         }
     }
 

@@ -70,9 +70,10 @@ struct TimedAncestorRunTests {
 
     /// Random trees under timed layers (speeds 0, 0.5, 2, -1, offsets,
     /// beginTimes, backwards fills), animated leaves and inner layers, timing
-    /// edits between frames: every render list and every presentation
-    /// position equals, byte for byte, what pass 2 and `emitLayer` give.
-    @Test("random timed scenes agree with the general paths", arguments: 0..<6)
+    /// edits between frames (sometimes read before the next tick): every
+    /// render list and every presentation position equals, byte for byte,
+    /// what pass 2, `emitLayer` and the dirty-layer pass give.
+    @Test("random timed scenes agree with the general paths", arguments: 0..<12)
     func agreesWithGeneralPaths(seed: Int) {
         var g = SplitMix64(seed: 0x71AE_0000 &+ UInt64(seed))
         var t = EnginePair(salt: 6) { $0.allowTimedRuns = false }
@@ -117,6 +118,14 @@ struct TimedAncestorRunTests {
                 default: v = g.uniform(-3, 3)
                 }
                 t.both { e throws(CadenceError) in try e.set(layer: id, key, [v]) }
+                // Sometimes a read before the next tick (the change shows at
+                // once, at the same global time).
+                if g.int(0...2) == 0 {
+                    let probe = ids[g.int(1...(ids.count - 1))]
+                    let p = try! t.fast.presentation(layer: probe, "position")
+                    let q = try! t.general.presentation(layer: probe, "position")
+                    #expect(p.map(\.bitPattern) == q.map(\.bitPattern), "seed \(seed) step \(step) read after a timing edit")
+                }
             case 2, 3:
                 // an animation added on a random layer, on the layer's time
                 let id = ids[g.int(1...(ids.count - 1))]
@@ -132,7 +141,8 @@ struct TimedAncestorRunTests {
                 s.timing.repeatCount = g.int(0...2) == 0 ? 1 : .infinity
                 s.timing.autoreverses = g.int(0...1) == 0
                 if g.int(0...3) == 0 { s.timing.fillMode = .both; s.removedOnCompletion = false }
-                t.both { e throws(CadenceError) in try e.addAnimation(layer: id, spec: s, key: "a") }
+                let key = g.int(0...1) == 0 ? "a" : "b"   // up to two animations per layer
+                t.both { e throws(CadenceError) in try e.addAnimation(layer: id, spec: s, key: key) }
             case 4:
                 let id = ids[g.int(1...(ids.count - 1))]
                 let h = Double(g.int(0...1))
