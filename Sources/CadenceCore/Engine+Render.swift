@@ -755,10 +755,14 @@ extension Engine {
                 let ty = p[1] - (p[7] + p[4] * p[9])
                 let tz = p[2]
                 let r4 = sat4(tx * r1 + ty * r2 + tz * r3 + r4w)
+                // Timed leaves: the world opacity as `emitLayer`, which drew
+                // them before the timed runs (a product in double, one
+                // rounding), not the leaf runs' float product.
+                let wo = timed ? Float(f.opacity * Double(cs[c].opacity)) : fo * cs[c].opacity
                 Engine.writeLeafItem(&out, m, cs, c, parent: parentOut,
                                      world: (w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w,
                                              w3.x, w3.y, w3.z, w3.w, r4.x, r4.y, r4.z, r4.w),
-                                     worldOpacity: fo * cs[c].opacity)
+                                     worldOpacity: wo)
                 if !r.worldStale { recs[c].worldStale = true }
                 m &+= 1
             }

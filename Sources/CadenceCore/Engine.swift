@@ -684,10 +684,11 @@ public final class Engine {
         }
         if let tp = parentTime {
             let tm = layerCold[l].timing
-            // A layer with its own identity map under a timed superlayer (a
-            // leaf of a paused root): its superlayer's time, no memo to keep.
-            if tm.isIdentityMap { return tp + 0 }
             let t = tm.localTime(fromParent: tp)
+            // A layer with its own identity map under a timed superlayer (a
+            // leaf of a paused root): its superlayer's time (up to the sign
+            // of a zero, which the same arithmetic keeps), no memo to keep.
+            if tm.isIdentityMap { return t }
             timeMemo[l] = TimeMemo(global: g, local: t, epoch: epoch)
             return t
         }

@@ -79,9 +79,11 @@ struct TimedAncestorRunTests {
         var t = EnginePair(salt: 6) { $0.allowTimedRuns = false }
         t.both { e throws(CadenceError) in try e.tick(0) }
         var root: UInt64 = 0
+        let rootOpacity = g.uniform(0.5, 1)
         t.both { e throws(CadenceError) in
             root = try e.createLayer()
             try e.set(layer: root, "speed", [2])
+            try e.set(layer: root, "opacity", [rootOpacity])
         }
         var ids: [UInt64] = [root]
         for k in 0..<50 {
@@ -93,6 +95,9 @@ struct TimedAncestorRunTests {
             let xf = [cos(a), sin(a), 0, 0, -sin(a), cos(a), 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
             let ownTime = g.int(0...4) == 0
             let begin = g.uniform(-1, 1)
+            // Opacities below 1: a world opacity is then a product that
+            // rounds differently in float and in double.
+            let op = g.int(0...2) == 0 ? 1 : g.uniform(0.05, 1)
             var id: UInt64 = 0
             t.both { e throws(CadenceError) in
                 id = try e.createLayer()
@@ -101,6 +106,7 @@ struct TimedAncestorRunTests {
                 try e.set(layer: id, "bounds", bounds)
                 if turned { try e.set(layer: id, "transform", xf) }
                 if ownTime { try e.set(layer: id, "beginTime", [begin]) }
+                try e.set(layer: id, "opacity", [op])
             }
             ids.append(id)
         }
@@ -114,6 +120,7 @@ struct TimedAncestorRunTests {
                 let v: Double
                 switch key {
                 case "speed": v = [0, 0.5, 2, -1, 1][g.int(0...4)]
+                case "timeOffset" where g.int(0...3) == 0: v = -0.0   // a zero with a sign
                 case "fillMode": v = Double(g.int(0...3))
                 default: v = g.uniform(-3, 3)
                 }
