@@ -221,44 +221,16 @@ TEST(foreign_handles) {
   cad_engine_destroy(e1);
 }
 
-/* Engines stamp a 14-bit salt into their handles; a live engine's salt is
-   never handed to another engine, however many engines come and go (16383
-   salts: the loop below goes round them all). */
-TEST(foreign_handles_of_a_live_engine_after_many_engines) {
-  cad_engine *e = t_engine();
-  cad_layer l = t_layer(e);
-  cad_anim a = t_anim(e, CAD_ANIM_BASIC, "opacity");
+/* Makes `rounds` engines one after another, each with a first layer and a
+   first animation (the slots every engine fills first), and counts the
+   engines whose first handles equal `l` or `a` (clashes) and the calls that
+   accepted `l` or `a` in them. */
+static void churn_engines(cad_layer l, cad_anim a, int rounds, int *clashes, int *accepted) {
   double v = 0.5;
-  int clashes = 0, accepted = 0, i;
-  for (i = 0; i < 16400; i++) {
-    cad_engine *f = cad_engine_create();
-    cad_layer m = 0;
-    if (!f) { EXPECT_TRUE(f != NULL); break; }
-    if (cad_layer_create(f, &m) != CAD_OK) { EXPECT_TRUE(0); cad_engine_destroy(f); break; }
-    if (m == l) clashes++;
-    if (cad_layer_set(f, l, "opacity", &v, 1) != CAD_ERR_INVALID_HANDLE) accepted++;
-    if (cad_anim_set_duration(f, a, 2) != CAD_ERR_INVALID_HANDLE) accepted++;
-    cad_engine_destroy(f);
-  }
-  EXPECT_INT_EQ(clashes, 0);
-  EXPECT_INT_EQ(accepted, 0);
-  EXPECT_OK(cad_layer_get(e, l, "opacity", &v, 1, NULL));
-  EXPECT_NEAR(v, 1, 0);
-  cad_engine_destroy(e);
-}
-
-/* A destroyed engine's salt comes back after the other 16382; the engines
-   that hold it later start their objects at other generations, so the
-   destroyed engine's handles (a first layer and animation: the slots every
-   engine fills first) are still refused, round after round. */
-TEST(handles_of_a_destroyed_engine_after_its_salt_comes_back) {
-  cad_engine *x = t_engine();
-  cad_layer l = t_layer(x);
-  cad_anim a = t_anim(x, CAD_ANIM_BASIC, "opacity");
-  double v = 0.5;
-  int clashes = 0, accepted = 0, i;
-  cad_engine_destroy(x);
-  for (i = 0; i < 2 * 16383 + 8; i++) {
+  int i;
+  *clashes = 0;
+  *accepted = 0;
+  for (i = 0; i < rounds; i++) {
     cad_engine *f = cad_engine_create();
     cad_layer m = 0;
     cad_anim b = 0;
@@ -268,11 +240,40 @@ TEST(handles_of_a_destroyed_engine_after_its_salt_comes_back) {
       cad_engine_destroy(f);
       break;
     }
-    if (m == l || b == a) clashes++;
-    if (cad_layer_set(f, l, "opacity", &v, 1) != CAD_ERR_INVALID_HANDLE) accepted++;
-    if (cad_anim_set_duration(f, a, 2) != CAD_ERR_INVALID_HANDLE) accepted++;
+    if (m == l || b == a) (*clashes)++;
+    if (cad_layer_set(f, l, "opacity", &v, 1) != CAD_ERR_INVALID_HANDLE) (*accepted)++;
+    if (cad_anim_set_duration(f, a, 2) != CAD_ERR_INVALID_HANDLE) (*accepted)++;
     cad_engine_destroy(f);
   }
+}
+
+/* Engines stamp a 14-bit salt into their handles; a live engine's salt is
+   never handed to another engine, however many engines come and go (16383
+   salts: the loop goes round them all). */
+TEST(foreign_handles_of_a_live_engine_after_many_engines) {
+  cad_engine *e = t_engine();
+  cad_layer l = t_layer(e);
+  cad_anim a = t_anim(e, CAD_ANIM_BASIC, "opacity");
+  double v = 0;
+  int clashes = -1, accepted = -1;
+  churn_engines(l, a, 16400, &clashes, &accepted);
+  EXPECT_INT_EQ(clashes, 0);
+  EXPECT_INT_EQ(accepted, 0);
+  EXPECT_OK(cad_layer_get(e, l, "opacity", &v, 1, NULL));
+  EXPECT_NEAR(v, 1, 0);
+  cad_engine_destroy(e);
+}
+
+/* A destroyed engine's salt comes back after the other 16382; the engines
+   that hold it later start their objects at other generations, so the
+   destroyed engine's handles are still refused, round after round. */
+TEST(handles_of_a_destroyed_engine_after_its_salt_comes_back) {
+  cad_engine *x = t_engine();
+  cad_layer l = t_layer(x);
+  cad_anim a = t_anim(x, CAD_ANIM_BASIC, "opacity");
+  int clashes = -1, accepted = -1;
+  cad_engine_destroy(x);
+  churn_engines(l, a, 2 * 16383 + 8, &clashes, &accepted);
   EXPECT_INT_EQ(clashes, 0);
   EXPECT_INT_EQ(accepted, 0);
 }
