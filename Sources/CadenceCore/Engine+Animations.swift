@@ -46,6 +46,7 @@ extension Engine {
     public func destroyAnimation(_ id: UInt64) throws(CadenceError) {
         if let (i, g) = ObjectID.decode(id, type: 2, salt: salt), i < specs.count, specGen[i] == g, specs[i] != nil {
             specs[i] = nil
+            timelineMemo.dropUnused()
             let retired = ObjectID.retires(specGen[i], first: firstGeneration)
             specGen[i] = ObjectID.nextGeneration(specGen[i])
             if !retired { freeSpecs.append(Int32(i)) }
@@ -176,7 +177,10 @@ extension Engine {
             if !spec.path.isEmpty {
                 let path: PathTimeline
                 do {
-                    path = try PathTimeline(elements: spec.path, mode: spec.calculationMode, keyTimes: spec.keyTimes)
+                    path = try timelineMemo.path(.init(elements: spec.path, mode: spec.calculationMode,
+                                                           keyTimes: spec.keyTimes)) { () throws(PathError) in
+                        try PathTimeline(elements: spec.path, mode: spec.calculationMode, keyTimes: spec.keyTimes)
+                    }
                 } catch {
                     throw .invalidArgument("path: \(Engine.describe(error))")
                 }
@@ -203,16 +207,33 @@ extension Engine {
                     }
                 }
                 let track: KeyframeTrack
+                let d: [DecomposedTransform?]
                 do {
                     // Whole matrices interpolate between successive keys by
                     // decomposition in every mode (docs/decisions.md), so
                     // cubicPaced times them as paced does: a spline parameter
                     // would re-time a path the matrices do not follow.
-                    let mode: CalculationMode = c.item.interp == .matrix && spec.calculationMode == .cubicPaced
+                    let matrix = c.item.interp == .matrix
+                    let mode: CalculationMode = matrix && spec.calculationMode == .cubicPaced
                         ? .paced : spec.calculationMode
-                    track = try KeyframeTrack(values: spec.values, components: comps, keyTimes: spec.keyTimes,
-                                              mode: mode, tension: spec.tension,
-                                              continuity: spec.continuity, bias: spec.bias)
+                    let key = TimelineMemo.TrackKey(values: spec.values, components: comps, keyTimes: spec.keyTimes,
+                                                    mode: mode, tension: spec.tension, continuity: spec.continuity,
+                                                    bias: spec.bias, matrix: matrix)
+                    (track, d) = try timelineMemo.track(key) { () throws(KeyframeError) in
+                        let t = try KeyframeTrack(values: spec.values, components: comps, keyTimes: spec.keyTimes,
+                                                  mode: mode, tension: spec.tension,
+                                                  continuity: spec.continuity, bias: spec.bias)
+                        var d: [DecomposedTransform?] = []
+                        if matrix {
+                            d.reserveCapacity(n)
+                            for k in 0..<n {
+                                var m = Transform3D.identity
+                                for e in 0..<16 { m[e] = spec.values[k * 16 + e] }
+                                d.append(m.decomposed())
+                            }
+                        }
+                        return (t, d)
+                    }
                 } catch {
                     throw .invalidArgument("keyframes: \(Engine.describe(error))")
                 }
@@ -224,15 +245,6 @@ extension Engine {
                         throw .invalidArgument("\(sc.count) segment timing functions given; \(n) values have \(max(n - 1, 0)) segments")
                     }
                     curves = sc
-                }
-                var d: [DecomposedTransform?] = []
-                if c.item.interp == .matrix {
-                    d.reserveCapacity(n)
-                    for k in 0..<n {
-                        var m = Transform3D.identity
-                        for e in 0..<16 { m[e] = spec.values[k * 16 + e] }
-                        d.append(m.decomposed())
-                    }
                 }
                 c.keyframes = KeyframeRuntime(track: track, path: nil, segmentCurves: curves, keyDecomp: d,
                                               values: spec.values, components: comps,

@@ -133,6 +133,8 @@ public final class Engine {
     /// `now` of the most recent tick (0 before the first).
     public internal(set) var now: Double = 0
     var previousNow: Double = 0
+    /// Keyframe timelines built recently, shared by the layers they were added to (TimelineMemo.swift).
+    var timelineMemo = TimelineMemo()
     var tickCount: UInt64 = 0
     var sequence: UInt64 = 0
     /// A key the host gave may equal a generated one ("cadence.anim.<n>"):
