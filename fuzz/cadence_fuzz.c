@@ -689,7 +689,7 @@ static void *pick_userdata(void) {
     X(TX_DISABLE_ACTIONS) X(TX_COMPLETION) X(TX_ID) X(TX_DELAY) X(TX_REPEAT_COUNT)                 \
     X(TX_AUTOREVERSES) X(TX_SPRING) X(TX_BEGIN_KEYFRAME) X(RENDER_LIST) X(SAMPLE) X(LIBRARY)       \
     X(TIMING_EVAL_BATCH) X(MACRO_ANIMATE) X(MACRO_TREE) X(MACRO_FRAME) X(VERIFY) X(CHECKED) X(POLL_MANY)    \
-    X(PRES_CONTENTS) X(RESERVE) X(CONVERT_POINT) X(HIT_TEST)
+    X(PRES_CONTENTS) X(RESERVE) X(CONVERT_POINT) X(HIT_TEST) X(SET_MANY)
 
 #define X_ENUM(n) OP_##n,
 enum { OPS(X_ENUM) OP_COUNT };
@@ -1470,6 +1470,70 @@ static void do_op(int op) {
         }
         if (st == CAD_ERR_BUFFER_TOO_SMALL && n != -99 && n <= cap) FAIL("render list BUFFER_TOO_SMALL with needed %d <= cap %d", n, cap);
         free(out);
+        return;
+    }
+    case OP_SET_MANY: {
+        /* Batch set: mostly an honest count (layers x components), sometimes
+         * any count; values from make_value's mix (hostile ones included). A
+         * failed call must leave every layer's model value as it was. */
+        ep = pick_engine();
+        int32_t nl = pick_count();
+        if (nl > 64 && (u8() & 3)) nl = nl % 65;
+        cad_layer *ls = NULL;
+        if (nl >= 0 && nl <= HONEST_LIMIT && (u8() & 15)) {
+            ls = malloc((size_t)(nl > 0 ? nl : 1) * sizeof(cad_layer));
+            if (!ls) abort();
+            for (int32_t i = 0; i < nl; i++) ls[i] = i < 16 ? pick_layer(ep.s) : ls[i % 16];
+        }
+        int comps;
+        const char *kp = pick_keypath(&comps);
+        uint8_t mode = u8();
+        int64_t want = (int64_t)(nl > 0 ? nl : 0) * comps;
+        int32_t nv = mode < 200 ? (int32_t)(want < HONEST_LIMIT ? want : HONEST_LIMIT) : pick_count();
+        double *v = NULL;
+        if (nv > 0 && nv <= HONEST_LIMIT && (mode & 7)) {
+            v = malloc((size_t)nv * sizeof(double));
+            if (!v) abort();
+            int32_t row;
+            double *r = make_value(comps, &row);
+            for (int32_t i = 0; i < nv; i++) v[i] = (r && row > 0) ? r[i % row] + (double)(i / (row > 0 ? row : 1)) : pick_finite();
+            if ((mode & 0x30) == 0x30 && nv > 1) v[nv - 1] = pick_double();
+            free(r);
+        }
+        /* Model values of the first layer, to check that a failure changes nothing. */
+        double before[16];
+        int32_t bn = -1;
+        int k = kp ? cad_kp_find(kp) : -1;
+        int checkable = ls && nl > 0 && k >= 0 && cad_kps[k].plain
+            && cad_layer_get(ep.e, ls[0], kp, before, 16, &bn) == CAD_OK;
+        trace("cad_engine_set(%p, %p, %d, \"%s\", %p, %d)\n", (void *)ep.e, (void *)ls, nl, kp ? kp : "(null)", (void *)v, nv);
+        st = CALL(cad_engine_set, ep.e, ls, nl, kp, v, nv);
+        /* Arguments the up-front checks must refuse, whatever the message says. */
+        int refused = nl < 0 || nv != want || (nv > 0 && !v) || (nl > 0 && !ls);
+        for (int32_t i = 0; !refused && i < nl; i++) refused = !ep.s || !find_layer(ep.s, ls[i]);
+        for (int32_t i = 0; !refused && v && i < nv && checkable; i++) refused = !isfinite(v[i]);
+        if (checkable && refused && st == CAD_OK) FAIL("cad_engine_set accepted a stale handle, a bad count or a non-finite value");
+        if (checkable && st != CAD_OK && (refused || !strstr(cad_last_error(), "] were set)"))) { /* not a failure part-way */
+            double after[16];
+            int32_t an = -1;
+            if (cad_layer_get(ep.e, ls[0], kp, after, 16, &an) == CAD_OK && (an != bn || memcmp(after, before, sizeof(double) * (size_t)bn) != 0))
+                FAIL("cad_engine_set failed (%s) but changed layers[0]'s \"%s\"", cad_status_name(st), kp);
+        }
+        if (st == CAD_OK && checkable && cad_kps[k].plain == 1) {
+            /* The last row given for layers[0] is what it reads back. */
+            int32_t last = 0;
+            for (int32_t i = 0; i < nl; i++) if (ls[i] == ls[0]) last = i;
+            double back[16];
+            int32_t an = -1;
+            if (cad_layer_get(ep.e, ls[0], kp, back, 16, &an) != CAD_OK) FAIL("get after batch set failed: %s", cad_last_error());
+            for (int32_t i = 0; i < an && i < comps; i++) {
+                double w = v[(size_t)last * (size_t)comps + (size_t)i];
+                if (!(memcmp(&back[i], &w, sizeof(double)) == 0 || (back[i] == 0 && w == 0)))
+                    FAIL("batch set of \"%s\": layers[0] reads %.17g, its last row set %.17g", kp, back[i], w);
+            }
+        }
+        free(ls);
+        free(v);
         return;
     }
     case OP_SAMPLE: {

@@ -385,6 +385,20 @@ def seeds():
         e.op("HIT_TEST").eng(0).layer(0).dbl(x).dbl(y).u8(pres).u8(1)
     out["points"] = e
 
+    # 11b. Batch sets: positions of three layers (actions on), a duplicate
+    # layer (its last row wins), a NaN in the last row (nothing set), a
+    # timing key, and a stale handle (nothing set).
+    e = Enc().create_layers(3)
+    e.tick(1)
+    e.op("SET_MANY").eng(0).count(3).u8(1).layer(0).layer(1).layer(2).kp("position").u8(1).value([10, 20])
+    e.op("SET_MANY").eng(0).count(3).u8(1).layer(0).layer(1).layer(0).kp("opacity").u8(1).value([0.25])
+    e.op("SET_MANY").eng(0).count(2).u8(1).layer(1).layer(2).kp("position").u8(0x31).value([1, 2]).dbl(math.nan)
+    e.op("SET_MANY").eng(0).count(2).u8(1).layer(1).layer(2).kp("speed").u8(1).value([2])
+    e.op("LAYER_DESTROY").eng(0).layer(2)
+    e.op("SET_MANY").eng(0).count(2).u8(1).layer(0).stale_layer().kp("bounds").u8(1).value([0, 0, 4, 4])
+    e.frame(6).render(0).verify()
+    out["set-many"] = e
+
     # 12. Macros: trees and animations built quickly, checked failures.
     e = Enc()
     for i in range(3):

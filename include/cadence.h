@@ -413,6 +413,20 @@ CAD_API cad_status cad_layer_sublayers(cad_engine *e, cad_layer l, cad_layer *ou
  */
 CAD_API cad_status cad_layer_set(cad_engine *e, cad_layer l, const char *keypath, const double *v, int32_t n);
 
+/*
+ * Sets the model value of `keypath` on `n_layers` layers, row by row:
+ * `values` holds `n_layers` x components doubles (`n_values` must equal that
+ * product: `CAD_ERR_TYPE_MISMATCH`). The same as one `cad_layer_set` per
+ * layer in order (each runs the key's action; a layer listed twice takes
+ * its last row), with the key path looked up once. Every handle, the count
+ * and every value are checked before anything changes: an invalid one
+ * fails the whole call with nothing set (the message names its index).
+ * After those checks only a custom transition action that cannot be added
+ * fails a set; the call then returns that error and the layers before it
+ * keep their new values.
+ */
+CAD_API cad_status cad_engine_set(cad_engine *e, const cad_layer *layers, int32_t n_layers, const char *keypath, const double *values, int32_t n_values);
+
 /* Reads a model value by key path into `out` (`cap` doubles); `*n_out` = components. */
 CAD_API cad_status cad_layer_get(cad_engine *e, cad_layer l, const char *keypath, double *out, int32_t cap, int32_t *n_out);
 

@@ -67,6 +67,30 @@ import CadenceCore
     }
 }
 
+/// Sets the model value of `keypath` on `n_layers` layers, row by row:
+/// `values` holds `n_layers` x components doubles (`n_values` must equal that
+/// product: `CAD_ERR_TYPE_MISMATCH`). The same as one `cad_layer_set` per
+/// layer in order (each runs the key's action; a layer listed twice takes
+/// its last row), with the key path looked up once. Every handle, the count
+/// and every value are checked before anything changes: an invalid one
+/// fails the whole call with nothing set (the message names its index).
+/// After those checks only a custom transition action that cannot be added
+/// fails a set; the call then returns that error and the layers before it
+/// keep their new values.
+@c public func cad_engine_set(_ e: OpaquePointer?, _ layers: UnsafePointer<cad_layer>?, _ n_layers: Int32, _ keypath: UnsafePointer<CChar>?, _ values: UnsafePointer<Double>?, _ n_values: Int32) -> cad_status {
+    withEngineKeyPath(e, "cad_engine_set", keypath) { (en: inout Engine, t: KeyPathTarget) throws(CadenceError) in
+        guard n_layers >= 0 else { throw CadenceError(.invalidArgument, "n_layers must be >= 0 (got \(n_layers))") }
+        guard n_values >= 0 else { throw CadenceError(.invalidArgument, "n_values must be >= 0 (got \(n_values))") }
+        if n_layers > 0 && layers == nil { throw CadenceError(.invalidArgument, "layers is NULL but n_layers = \(n_layers)") }
+        if n_values > 0 && values == nil { throw CadenceError(.invalidArgument, "values is NULL but n_values = \(n_values)") }
+        try requireAligned(layers, MemoryLayout<cad_layer>.alignment, "layers")
+        try requireAligned(values, MemoryLayout<Double>.alignment, "values")
+        let ids = UnsafeBufferPointer(start: n_layers > 0 ? layers : nil, count: Int(n_layers))
+        let vs = UnsafeBufferPointer(start: n_values > 0 ? values : nil, count: Int(n_values))
+        try en.set(layers: ids.span, t, vs.span)
+    }
+}
+
 /// Reads a model value by key path into `out` (`cap` doubles); `*n_out` = components.
 @c public func cad_layer_get(_ e: OpaquePointer?, _ l: cad_layer, _ keypath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Double>?, _ cap: Int32, _ n_out: UnsafeMutablePointer<Int32>?) -> cad_status {
     withEngineKeyPath(e, "cad_layer_get", keypath) { (en: inout Engine, t: KeyPathTarget) throws(CadenceError) in

@@ -189,6 +189,62 @@ extension Engine {
         try setValue(l, t, value, actionKey: nil)
     }
 
+    /// Model values of one key path for many layers, row by row (`values`
+    /// holds `ids.count` × components doubles): as one `set(layer:)` per
+    /// layer, in order, with the same implicit actions. Every handle, the
+    /// count and every value are checked first, so a bad one changes
+    /// nothing. After that a set can fail only in a custom transition action
+    /// (its description cannot be added); the call then stops at that layer,
+    /// and the layers before it keep their new values.
+    public func set(layers ids: Span<UInt64>, _ t: KeyPathTarget, _ values: Span<Double>) throws(CadenceError) {
+        let n = t.components
+        let (needed, overflow) = ids.count.multipliedReportingOverflow(by: n)
+        guard !overflow, values.count == needed else {
+            throw .typeMismatch("\"\(t.name)\" takes \(n) component(s) per layer: \(ids.count) layers need \(overflow ? "more" : "\(needed)") values; got \(values.count)")
+        }
+        for k in ids.indices {
+            guard layerIndex(ids[k]) != nil else {
+                throw .invalidHandle("layers[\(k)] (\(Engine.hex(ids[k]))) is not a live layer of this engine")
+            }
+        }
+        for k in ids.indices {
+            do throws(CadenceError) {
+                try Engine.validateSet(t, row(values, k, n))
+            } catch {
+                throw CadenceError(error.status, "layers[\(k)]: \(error.message) (nothing was set)")
+            }
+        }
+        for k in ids.indices {
+            do throws(CadenceError) {
+                try set(layer: ids[k], t, row(values, k, n), count: n)
+            } catch {
+                throw CadenceError(error.status, "layers[\(k)]: \(error.message) (layers[0..<\(k)] were set)")
+            }
+        }
+    }
+
+    @inline(__always)
+    private func row(_ values: borrowing Span<Double>, _ k: Int, _ n: Int) -> ValueBuffer {
+        var v = ValueBuffer(count: n)
+        let o = k &* n
+        for c in 0..<n { v[c] = values[o &+ c] }
+        return v
+    }
+
+    /// The checks `set(layer:)` makes of a value before changing anything.
+    static func validateSet(_ t: KeyPathTarget, _ v: ValueBuffer) throws(CadenceError) {
+        switch t.access {
+        case let .timing(f):
+            var timing = MediaTiming()
+            try timing.set(f, v[0])
+        case .contents:
+            guard v.isFinite else { throw .invalidArgument("values for \"\(t.name)\" must be finite (no NaN or infinity)") }
+            _ = try contentsValue(v[0])
+        default:
+            guard v.isFinite else { throw .invalidArgument("values for \"\(t.name)\" must be finite (no NaN or infinity)") }
+        }
+    }
+
     static func contentsValue(_ x: Double) throws(CadenceError) -> UInt64 {
         guard x >= 0, x < 18446744073709551616.0, x == x.rounded() else {
             throw .invalidArgument("contents must be a non-negative whole number (an id); use cad_layer_set_contents for full 64-bit ids")

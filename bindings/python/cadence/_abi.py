@@ -136,6 +136,7 @@ FUNCTIONS = [
     ('cad_layer_superlayer', 'cad_status', [('e', 'engine'), ('l', 'cad_layer'), ('out', 'POINTER(cad_layer)')]),
     ('cad_layer_sublayers', 'cad_status', [('e', 'engine'), ('l', 'cad_layer'), ('out', 'POINTER(cad_layer)'), ('cap', 'c_int32'), ('n_out', 'POINTER(c_int32)')]),
     ('cad_layer_set', 'cad_status', [('e', 'engine'), ('l', 'cad_layer'), ('keypath', 'c_char_p'), ('v', 'POINTER(c_double)'), ('n', 'c_int32')]),
+    ('cad_engine_set', 'cad_status', [('e', 'engine'), ('layers', 'POINTER(cad_layer)'), ('n_layers', 'c_int32'), ('keypath', 'c_char_p'), ('values', 'POINTER(c_double)'), ('n_values', 'c_int32')]),
     ('cad_layer_get', 'cad_status', [('e', 'engine'), ('l', 'cad_layer'), ('keypath', 'c_char_p'), ('out', 'POINTER(c_double)'), ('cap', 'c_int32'), ('n_out', 'POINTER(c_int32)')]),
     ('cad_layer_presentation', 'cad_status', [('e', 'engine'), ('l', 'cad_layer'), ('keypath', 'c_char_p'), ('out', 'POINTER(c_double)'), ('cap', 'c_int32'), ('n_out', 'POINTER(c_int32)')]),
     ('cad_layer_set_contents', 'cad_status', [('e', 'engine'), ('l', 'cad_layer'), ('contents', 'c_uint64')]),
