@@ -97,7 +97,20 @@ static void *worker_main(void *arg) {
         uint32_t r = rel_below(&rng, 100);
         int k = (int)rel_below(&rng, K);
         w->ops++;
-        if (r < 22) {
+        if (r < 6) {
+            /* a batch set of every kid's position (rows in order) */
+            double p[2 * K];
+            for (int q = 0; q < K; q++) {
+                p[2 * q] = w->t * 1000.0 + (double)i + 0.25;
+                p[2 * q + 1] = (double)q;
+            }
+            REL_OK(cad_engine_set(w->e, w->kids, K, "position", p, 2 * K));
+            for (int q = 0; q < K; q++) {
+                w->last_pos[q][0] = p[2 * q];
+                w->last_pos[q][1] = p[2 * q + 1];
+            }
+            w->sets++;
+        } else if (r < 22) {
             double p[2] = {w->t * 1000.0 + (double)i, (double)k};
             REL_OK(cad_layer_set(w->e, w->kids[k], "position", p, 2));
             w->last_pos[k][0] = p[0];
