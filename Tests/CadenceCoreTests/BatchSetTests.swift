@@ -89,3 +89,92 @@ struct BatchSetTests {
         #expect(try e.get(layer: ls[1], "position") == [4, 4])
     }
 }
+
+/// A batch against the loop of single sets it stands for, on twin engines
+/// built alike: random key paths (timing keys, frame, contents, sub-keys,
+/// booleans included), duplicate layers, layers with actions off or with a
+/// custom keyframe action, inside and outside transactions and keyframe
+/// windows. Presentation values and events must agree bit for bit.
+@Suite("Batch sets against single sets")
+struct BatchSetDifferentialTests {
+    static let keys: [(String, @Sendable (inout SplitMix64) -> [Double])] = [
+        ("position", { r in [r.uniform(-100, 100), r.uniform(-100, 100)] }),
+        ("opacity", { r in [r.unit()] }),
+        ("bounds", { r in [0, 0, r.uniform(1, 50), r.uniform(1, 50)] }),
+        ("frame", { r in [r.uniform(-10, 10), r.uniform(-10, 10), r.uniform(1, 30), r.uniform(1, 30)] }),
+        ("transform.rotation.z", { r in [r.uniform(-3, 3)] }),
+        ("backgroundColor", { r in [r.unit(), r.unit(), r.unit(), 1] }),
+        ("hidden", { r in [Double(r.int(0...1))] }),
+        ("speed", { r in [r.uniform(0.5, 2)] }),
+        ("timeOffset", { r in [r.uniform(-1, 1)] }),
+        ("contents", { r in [Double(r.int(0...3))] }),
+        ("zPosition", { r in [r.uniform(-5, 5)] }),
+    ]
+    static let readKeys = ["position", "opacity", "bounds", "transform", "backgroundColor", "hidden", "zPosition"]
+
+    @Test("a batch equals its loop of single sets", arguments: 0..<10)
+    func differential(seed: Int) throws {
+        var rng = SplitMix64(seed: UInt64(seed) &* 7919 &+ 17)
+        let a = Engine(salt: 9), b = Engine(salt: 9)
+        var ls: [UInt64] = []
+        for e in [a, b] {
+            ls = []
+            let root = try e.createLayer()
+            for i in 0..<10 {
+                let l = try e.createLayer()
+                try e.addSublayer(i < 5 ? root : ls[i - 5], l)
+                ls.append(l)
+            }
+            try e.tick(0)
+            try e.setActionsEnabled(layer: ls[3], false)
+            // A custom keyframe action for opacity on layer 1.
+            let kf = try e.createAnimation(kind: .keyframe, keyPath: "opacity")
+            try e.modifyAnimation(kf) { (s: inout AnimationSpec) throws(CadenceError) in
+                try s.setValues([0, 1, 0.5], count: 3, components: 1)
+                s.timing.duration = 0.3
+            }
+            try e.setAction(layer: ls[1], key: "opacity", animation: kf)
+        }
+        var now = 0.0
+        for _ in 0..<25 {
+            let (key, gen) = Self.keys[rng.int(0...(Self.keys.count - 1))]
+            let m = rng.int(0...6)
+            var batch: [UInt64] = [], values: [Double] = []
+            for _ in 0..<m {
+                batch.append(ls[rng.int(0...(ls.count - 1))])
+                values += gen(&rng)
+            }
+            let wrap = rng.int(0...3)   // 0, 1: none; 2: a transaction; 3: a keyframe window
+            let d = rng.uniform(0.05, 0.5)
+            for e in [a, b] {
+                if wrap >= 2 {
+                    e.beginTransaction()
+                    try e.setTransactionDuration(d)
+                    if wrap == 3 { try e.beginKeyframe(relativeStart: 0.25, relativeDuration: 0.5) }
+                }
+                if e === a {
+                    try e.set(layers: batch.span, KeyPathTarget.lookup(key)!, values.span)
+                } else {
+                    let n = KeyPathTarget.lookup(key)!.components
+                    for (k, l) in batch.enumerated() { try e.set(layer: l, key, Array(values[(k * n)..<((k + 1) * n)])) }
+                }
+                if wrap >= 2 { try e.commitTransaction() }
+            }
+            now += rng.uniform(0, 0.2)
+            try a.tick(now)
+            try b.tick(now)
+            for k in Self.readKeys {
+                let t = KeyPathTarget.lookup(k)!
+                var oa = [Double](repeating: 0, count: ls.count * t.components), ob = oa
+                var sa = oa.mutableSpan, sb = ob.mutableSpan
+                _ = try a.sample(layers: ls.span, t, into: &sa)
+                _ = try b.sample(layers: ls.span, t, into: &sb)
+                #expect(oa.map(\.bitPattern) == ob.map(\.bitPattern), "\(k) after \(key) on \(batch.count) layers")
+            }
+            var ea: [Event] = [], eb: [Event] = []
+            while let ev = try? a.pollEvent() { ea.append(ev) }
+            while let ev = try? b.pollEvent() { eb.append(ev) }
+            #expect(ea == eb)
+        }
+    }
+}
