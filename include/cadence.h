@@ -421,9 +421,9 @@ CAD_API cad_status cad_layer_set(cad_engine *e, cad_layer l, const char *keypath
  * its last row), with the key path looked up once. Every handle, the count
  * and every value are checked before anything changes: an invalid one
  * fails the whole call with nothing set (the message names its index).
- * After those checks only a custom transition action that cannot be added
- * fails a set; the call then returns that error and the layers before it
- * keep their new values.
+ * After those checks a set fails only when a custom transition action finds
+ * no room for its animation (`CAD_ERR_OUT_OF_MEMORY`); the call then stops
+ * there, and the layers before it keep their new values.
  */
 CAD_API cad_status cad_engine_set(cad_engine *e, const cad_layer *layers, int32_t n_layers, const char *keypath, const double *values, int32_t n_values);
 

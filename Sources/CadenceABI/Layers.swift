@@ -74,9 +74,9 @@ import CadenceCore
 /// its last row), with the key path looked up once. Every handle, the count
 /// and every value are checked before anything changes: an invalid one
 /// fails the whole call with nothing set (the message names its index).
-/// After those checks only a custom transition action that cannot be added
-/// fails a set; the call then returns that error and the layers before it
-/// keep their new values.
+/// After those checks a set fails only when a custom transition action finds
+/// no room for its animation (`CAD_ERR_OUT_OF_MEMORY`); the call then stops
+/// there, and the layers before it keep their new values.
 @c public func cad_engine_set(_ e: OpaquePointer?, _ layers: UnsafePointer<cad_layer>?, _ n_layers: Int32, _ keypath: UnsafePointer<CChar>?, _ values: UnsafePointer<Double>?, _ n_values: Int32) -> cad_status {
     withEngineKeyPath(e, "cad_engine_set", keypath) { (en: inout Engine, t: KeyPathTarget) throws(CadenceError) in
         guard n_layers >= 0 else { throw CadenceError(.invalidArgument, "n_layers must be >= 0 (got \(n_layers))") }

@@ -193,9 +193,10 @@ extension Engine {
     /// holds `ids.count` × components doubles): as one `set(layer:)` per
     /// layer, in order, with the same implicit actions. Every handle, the
     /// count and every value are checked first, so a bad one changes
-    /// nothing. After that a set can fail only in a custom transition action
-    /// (its description cannot be added); the call then stops at that layer,
-    /// and the layers before it keep their new values.
+    /// nothing. After that a set can fail only when a custom transition
+    /// action finds no room for its animation (`.outOfMemory`: `setAction`
+    /// validated the description); the call then stops at that layer, and
+    /// the layers before it keep their new values.
     public func set(layers ids: Span<UInt64>, _ t: KeyPathTarget, _ values: Span<Double>) throws(CadenceError) {
         let n = t.components
         let (needed, overflow) = ids.count.multipliedReportingOverflow(by: n)
