@@ -101,6 +101,29 @@ def _error(status: int) -> BaseException:
     raise AssertionError("raise_status returned")  # pragma: no cover
 
 
+def _layer_handles(layers: Any) -> Tuple[Any, Any, int]:
+    """The ``layers`` argument of :meth:`Engine.sample` and :meth:`Engine.set` as C
+    reads it: ``(buffer, pointer, count)``, the buffer to keep alive until the C call
+    has returned, the pointer to pass (to an aligned, contiguous uint64 array, never
+    NULL) and the number of handles (a C ``int32_t``)."""
+    if _np is not None and isinstance(layers, _np.ndarray) and layers.dtype.kind != "O":
+        # Handles are exact 64-bit integers: a float array (which cannot hold them
+        # exactly) is refused rather than cast, and negative ints would wrap.
+        kind = layers.dtype.kind
+        if kind not in "iu":
+            raise TypeError(f"layer handles must be an integer array (uint64), not {layers.dtype}")
+        count = checked_count(layers.size, "n_layers")  # before any copy of the array
+        if kind == "i" and count and layers.min() < 0:
+            raise InvalidArgumentError(-2, message="layer handles must lie in [0, 2**64); the array holds negative values")
+        # C reads an aligned, contiguous uint64 array (it refuses an unaligned one).
+        harr = _np.require(_np.asarray(layers), dtype=_np.uint64, requirements=("C", "A")).reshape(-1)
+        return harr, ctypes.cast(harr.ctypes.data, _POINTER_U64), count
+    hs = [_layer_handle(l) for l in layers]
+    count = checked_count(len(hs), "n_layers")
+    buf = (c_uint64 * max(count, 1))(*hs)
+    return buf, buf, count
+
+
 def _event_kind(k: int) -> Any:
     try:
         return EventKind(k)
@@ -1252,22 +1275,7 @@ class Engine:
         (no layer is created, also for n = 0).
         """
         bkp = encode(keypath, "key path")
-        if _np is not None and isinstance(layers, _np.ndarray) and layers.dtype.kind != "O":
-            # Handles are exact 64-bit integers: a float array (which cannot hold them
-            # exactly) is refused rather than cast, and negative ints would wrap.
-            kind = layers.dtype.kind
-            if kind not in "iu":
-                raise TypeError(f"layer handles must be an integer array (uint64), not {layers.dtype}")
-            count = checked_count(layers.size, "n_layers")  # before any copy of the array
-            if kind == "i" and count and layers.min() < 0:
-                raise InvalidArgumentError(-2, message="layer handles must lie in [0, 2**64); the array holds negative values")
-            # C reads an aligned, contiguous uint64 array (it refuses an unaligned one).
-            harr = _np.require(_np.asarray(layers), dtype=_np.uint64, requirements=("C", "A")).reshape(-1)
-            hptr: Any = ctypes.cast(harr.ctypes.data, _POINTER_U64)
-        else:
-            hs = [_layer_handle(l) for l in layers]
-            count = checked_count(len(hs), "n_layers")
-            hptr = (c_uint64 * max(count, 1))(*hs)
+        harr, hptr, count = _layer_handles(layers)  # (harr: kept alive until C has read it)
         # The key path's component count, known without asking the engine (the
         # library's key-path table, see layer.KEY_PATH_COMPONENTS); a key path the
         # table lacks (a newer library) is learnt from C's BUFFER_TOO_SMALL reply.
