@@ -5,6 +5,7 @@ import ctypes
 import itertools
 import math
 import numbers
+import operator
 import threading
 import weakref
 from contextlib import contextmanager
@@ -12,15 +13,15 @@ from functools import partial
 from typing import (Any, Callable, ContextManager, Dict, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple,
                     Union)
 
-from ._core import (ERR_BUFFER_TOO_SMALL, ERR_INVALID_HANDLE, ERR_NOT_FOUND, INT32_MAX, BoolLike, IntLike, RealLike,
-                    Vector, _np, byref, c_double, c_int32, c_uint64, check, checked_bool, checked_count,
-                    checked_finite, checked_float, checked_int, checked_non_negative, checked_repeat, encode,
-                    raise_status)
+from ._core import (ERR_BUFFER_TOO_SMALL, ERR_INVALID_HANDLE, ERR_NOT_FOUND, INT32_MAX, NP_BOOL, ArrayLike, BoolLike,
+                    IntLike, RealLike, Value, Vector, _np, byref, c_double, c_int32, c_uint64, check, checked_bool,
+                    checked_count, checked_finite, checked_float, checked_int, checked_non_negative, checked_repeat,
+                    encode, flatten, raise_status, refuse_unordered, repeat_value)
 from ._lib import cad_anim_callback, cad_event, cad_render_item, cad_transaction_callback, lib
 from .animation import Animation, BezierTimingFunction, _apply_timing, _no_copy, _timing_call
 from .enums import AnimKind, EventKind
-from .errors import ClosedError, InvalidArgumentError, InvalidStateError, OutOfMemoryError
-from .layer import KEY_PATH_COMPONENTS, Layer, _convert_point, _handle_of, _layer_handle
+from .errors import ClosedError, InvalidArgumentError, InvalidStateError, OutOfMemoryError, TypeMismatchError
+from .layer import _REPEAT_BKEYS, KEY_PATH_COMPONENTS, Layer, _convert_point, _handle_of, _layer_handle
 from .types import Point
 
 __all__ = ["Engine", "Event", "Transaction", "media_time", "RENDER_ITEM_DTYPE", "EVENT_DTYPE"]
@@ -99,6 +100,212 @@ def _error(status: int) -> BaseException:
     except BaseException as exc:  # noqa: BLE001 - returned, raised by the caller
         return exc
     raise AssertionError("raise_status returned")  # pragma: no cover
+
+
+def _layer_handles(layers: Any) -> Tuple[Any, Any, int]:
+    """The ``layers`` argument of :meth:`Engine.sample` and :meth:`Engine.set` as C
+    reads it: ``(buffer, pointer, count)``, the buffer to keep alive until the C call
+    has returned, the pointer to pass (to an aligned, contiguous uint64 array, never
+    NULL) and the number of handles (a C ``int32_t``)."""
+    if _np is not None and isinstance(layers, _np.ndarray) and layers.dtype.kind != "O":
+        # Handles are exact 64-bit integers: a float array (which cannot hold them
+        # exactly) is refused rather than cast, and negative ints would wrap.
+        kind = layers.dtype.kind
+        if kind not in "iu":
+            raise TypeError(f"layer handles must be an integer array (uint64), not {layers.dtype}")
+        count = checked_count(layers.size, "n_layers")  # before any copy of the array
+        if kind == "i" and count and layers.min() < 0:
+            raise InvalidArgumentError(-2, message="layer handles must lie in [0, 2**64); the array holds negative values")
+        # C reads an aligned, contiguous uint64 array (it refuses an unaligned one).
+        harr = _np.require(_np.asarray(layers), dtype=_np.uint64, requirements=("C", "A")).reshape(-1)
+        return harr, ctypes.cast(harr.ctypes.data, _POINTER_U64), count
+    hs = [_layer_handle(l) for l in layers]
+    count = checked_count(len(hs), "n_layers")
+    buf = (c_uint64 * max(count, 1))(*hs)
+    return buf, buf, count
+
+
+# ---- the values of Engine.set ------------------------------------------------------------
+
+#: What :meth:`Engine.set` takes as ``values``: n rows (each a number or a sequence of
+#: numbers), n * k numbers, or an array.
+Rows = Union[Sequence[Value], ArrayLike]
+
+_CONTENTS = b"contents"
+#: Key paths whose numbers Engine.set converts one by one, as Layer.set does: the
+#: repeat fields (a bool means forever) and contents (integer ids, no bools).
+_ITEMWISE_BKEYS = _REPEAT_BKEYS | {_CONTENTS}
+_EXACT = 2 ** 53  # every integer up to this is a double
+
+
+def _exact_id(v: int, what: str) -> None:
+    """A contents id that goes to C as a double must be one exactly (ids above 2**53 may not be)."""
+    if v > _EXACT and int(float(v)) != v:
+        raise InvalidArgumentError(-2, message=f"{what}: contents id {v} is not exact as a double (ids above 2**53 "
+                                               "may not be): set it with Layer.contents, which takes 64-bit ids")
+
+
+def _batch_number(x: Any, what: str, bkp: bytes) -> float:
+    """One number of a batch of a repeat field or of contents, taken as Layer.set takes
+    a value: for repeatCount/repeatDuration a bool is forever (True) or 0; for contents
+    a bool is a TypeError (an id is meant) and an integer id must be exact as a double."""
+    t = type(x)
+    if bkp == _CONTENTS:
+        if t is bool or t is NP_BOOL:
+            raise TypeError(f"{what}: contents must be an integer id, not bool")
+        f = checked_float(x, what)
+        if isinstance(x, numbers.Integral):
+            _exact_id(operator.index(x), what)
+        return f
+    return checked_float(repeat_value(x), what)
+
+
+def _flat_itemwise(value: Any, what: str, bkp: bytes, out: List[float]) -> None:
+    """:func:`~cadence._core.flatten` of a row with :func:`_batch_number` for its numbers."""
+    if isinstance(value, numbers.Real) or type(value) is NP_BOOL:
+        out.append(_batch_number(value, what, bkp))
+        return
+    if _np is not None and isinstance(value, _np.ndarray):
+        if value.dtype.kind not in "biufO":
+            raise TypeError(f"{what} must be an array of numbers, not of dtype {value.dtype}")
+        value = value.tolist()  # Python bools, ints and floats (a 0-d array: one of them)
+        if not isinstance(value, list):
+            out.append(_batch_number(value, what, bkp))
+            return
+    if isinstance(value, (str, bytes, bytearray)):
+        raise TypeError(f"{what}: expected a number or a sequence of numbers, not {type(value).__name__}")
+    refuse_unordered(value, what)
+    try:
+        items = list(value)
+    except TypeError:
+        raise TypeError(f"{what}: expected a number or a sequence of numbers, not {type(value).__name__}") from None
+    for x in items:
+        _flat_itemwise(x, what, bkp, out)
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, numbers.Real) or type(x) is NP_BOOL
+
+
+def _batch_items(values: Any) -> List[Any]:
+    """The items of ``values`` given as a Python sequence (or iterable), in order."""
+    if _is_number(values):
+        raise TypeError(f"values must be a sequence of rows or of numbers, or an array, not one "
+                        f"{type(values).__name__}: give a row per layer (a value is not repeated for every layer)")
+    if isinstance(values, (str, bytes, bytearray)):
+        raise TypeError(f"values must be a sequence of rows or of numbers, or an array, not {type(values).__name__}")
+    refuse_unordered(values, "values", "a sequence of rows or of numbers, or an array")
+    if isinstance(values, list):
+        return values
+    try:
+        return list(values)
+    except TypeError:
+        raise TypeError(f"values must be a sequence of rows or of numbers, or an array, "
+                        f"not {type(values).__name__}") from None
+
+
+def _shape_error(keypath: str, count: int, k: int, got: str) -> TypeMismatchError:
+    return TypeMismatchError(-4, message=f"\"{keypath}\" takes {k} component(s) per layer: {count} layer(s) need "
+                                         f"{count} row(s) of {k} number(s) (an array of shape ({count}, {k})) or "
+                                         f"{count * k} numbers; got {got} (nothing was set)")
+
+
+def _python_values(items: List[Any], count: int, k: Optional[int], bkp: bytes, keypath: str) -> List[float]:
+    """The doubles of ``values`` given as Python objects: n rows of k numbers, or
+    n * k numbers (a row of k = 1 may be a number)."""
+    itemwise = bkp in _ITEMWISE_BKEYS
+
+    def row(value: Any, what: str) -> List[float]:
+        if itemwise:
+            out: List[float] = []
+            _flat_itemwise(value, what, bkp, out)
+            return out
+        if type(value) is float:
+            return [value]
+        return flatten(value, what)
+
+    if k is not None and len(items) != count:
+        # Not one row per layer: n * k numbers, or a shape C would refuse.
+        if len(items) != count * k or not all(_is_number(x) for x in items):
+            raise _shape_error(keypath, count, k, f"{len(items)} item(s)")
+        if itemwise:
+            return [_batch_number(x, f"values[{i}]", bkp) for i, x in enumerate(items)]
+        return [x if type(x) is float else checked_float(x, f"values[{i}]") for i, x in enumerate(items)]
+    flat: List[float] = []
+    for i, value in enumerate(items):
+        r = row(value, f"values[{i}]")
+        if k is not None and len(r) != k:
+            raise _shape_error(keypath, count, k, f"{len(r)} number(s) in values[{i}]")
+        flat += r
+    # (k None: a key path this binding's table lacks; C reports an unknown one, or checks the count)
+    return flat
+
+
+def _array_values(arr: Any, count: int, k: Optional[int], bkp: bytes, keypath: str) -> Tuple[Any, Any, int]:
+    """``(buffer, pointer, n_values)`` of ``values`` given as a numpy array: of shape
+    (n, k), (n, ...) with k numbers per row, or flat (n * k,). A C-contiguous aligned
+    float64 array is passed as it is; others are copied once, after the checks."""
+    kind = arr.dtype.kind
+    if kind not in "biuf":
+        raise TypeError(f"values must be an array of numbers (bool, integer or float), not of dtype {arr.dtype}")
+    shape = arr.shape
+    if k is not None:
+        size = 1
+        for d in shape[1:]:
+            size *= d
+        if not ((arr.ndim <= 1 and arr.size == count * k) or (arr.ndim >= 2 and shape[0] == count and size == k)):
+            raise _shape_error(keypath, count, k, f"shape {shape}")
+    n = checked_count(arr.size, "n_values")  # before any copy (a broadcast array has no memory of its size)
+    if bkp == _CONTENTS:
+        if kind == "b":
+            raise TypeError("values: contents must be integer ids, not bools")
+        if kind in "iu" and arr.dtype.itemsize >= 8 and n:
+            flat = arr.reshape(-1)
+            for i in _np.flatnonzero(flat > _EXACT).tolist():
+                _exact_id(int(flat[i]), f"values[{i}]")
+    elif kind == "b" and bkp in _REPEAT_BKEYS:
+        arr = _np.where(arr, _np.inf, 0.0)  # True: forever, as everywhere in the binding
+    if not n:
+        empty = (c_double * 1)()
+        return empty, empty, 0
+    # C reads an aligned, contiguous float64 array (it refuses an unaligned one).
+    buf = _np.require(arr, dtype=_np.float64, requirements=("C", "A"))
+    return buf, ctypes.cast(buf.ctypes.data, _POINTER_DOUBLE), n
+
+
+def _batch_values(values: Any, count: int, k: Optional[int], bkp: bytes, keypath: str) -> Tuple[Any, Any, int]:
+    """``(buffer, pointer, n_values)`` of the ``values`` of :meth:`Engine.set`: the
+    buffer to keep alive until the C call has returned, the pointer to pass (aligned
+    doubles, never NULL) and their count (a C ``int32_t``). ``k``: the key path's
+    component count (None: unknown to the binding, C checks the count)."""
+    if _np is not None:
+        arr = None
+        if isinstance(values, _np.ndarray):
+            arr = values
+        elif not _is_number(values) and (hasattr(values, "__array__") or hasattr(values, "__array_interface__")):
+            try:
+                arr = _np.asarray(values)  # an array-like (a pandas or torch object...)
+            except (TypeError, ValueError, OverflowError):
+                arr = None  # (one numpy cannot convert: checked item by item below)
+        elif bkp not in _ITEMWISE_BKEYS:
+            # A Python sequence: converted by numpy when all its items are numbers in
+            # rows of one length; anything else (strings, None, sets, ragged rows...) is
+            # checked item by item below, with the binding's errors.
+            values = _batch_items(values)
+            try:
+                arr = _np.asarray(values)
+            except (TypeError, ValueError, OverflowError):
+                arr = None
+            if arr is not None and arr.dtype.kind not in "biuf":
+                arr = None
+        if arr is not None:
+            if arr.dtype.kind != "O":
+                return _array_values(arr, count, k, bkp, keypath)
+            values = arr.tolist()  # objects: Python numbers (and whatever else, refused below)
+    flat = _python_values(_batch_items(values), count, k, bkp, keypath)
+    n = checked_count(len(flat), "n_values")
+    buf = (c_double * max(n, 1))(*flat)
+    return buf, buf, n
 
 
 def _event_kind(k: int) -> Any:
@@ -1252,22 +1459,7 @@ class Engine:
         (no layer is created, also for n = 0).
         """
         bkp = encode(keypath, "key path")
-        if _np is not None and isinstance(layers, _np.ndarray) and layers.dtype.kind != "O":
-            # Handles are exact 64-bit integers: a float array (which cannot hold them
-            # exactly) is refused rather than cast, and negative ints would wrap.
-            kind = layers.dtype.kind
-            if kind not in "iu":
-                raise TypeError(f"layer handles must be an integer array (uint64), not {layers.dtype}")
-            count = checked_count(layers.size, "n_layers")  # before any copy of the array
-            if kind == "i" and count and layers.min() < 0:
-                raise InvalidArgumentError(-2, message="layer handles must lie in [0, 2**64); the array holds negative values")
-            # C reads an aligned, contiguous uint64 array (it refuses an unaligned one).
-            harr = _np.require(_np.asarray(layers), dtype=_np.uint64, requirements=("C", "A")).reshape(-1)
-            hptr: Any = ctypes.cast(harr.ctypes.data, _POINTER_U64)
-        else:
-            hs = [_layer_handle(l) for l in layers]
-            count = checked_count(len(hs), "n_layers")
-            hptr = (c_uint64 * max(count, 1))(*hs)
+        harr, hptr, count = _layer_handles(layers)  # (harr: kept alive until C has read it)
         # The key path's component count, known without asking the engine (the
         # library's key-path table, see layer.KEY_PATH_COMPONENTS); a key path the
         # table lacks (a newer library) is learnt from C's BUFFER_TOO_SMALL reply.
@@ -1308,3 +1500,64 @@ class Engine:
             res = out[:total].reshape(count, k)
             return res.copy() if out.shape[0] > total else res
         return [tuple(out[i * k:(i + 1) * k]) for i in range(count)]
+
+
+    def set(self, layers: Union[Sequence[Layer], Sequence[int], Any], keypath: str, values: Rows) -> None:
+        """Sets the model value of ``keypath`` on many layers in one C call, row by row
+        (the write counterpart of :meth:`sample`; ``cad_engine_set``).
+
+        The same as ``layer.set(keypath, row)`` for each layer in order: each set runs
+        the key's action unless actions are disabled (an implicit animation; inside a
+        transaction block, with the block's duration and timing function), and a layer
+        listed twice takes its last row. Unlike such a loop it is all or nothing:
+        every handle, the count and every value are checked before anything changes,
+        and a refused one raises with nothing set (the library's message names its
+        index, e.g. ``layers[2]``). Only a custom transition action that cannot be
+        added fails part-way (the layers before it keep their new values).
+
+        ``layers``: as for :meth:`sample`: Layer objects, handles, or a numpy array
+        of handles of an integer dtype (no per-item Python work then; a float array is
+        a TypeError, a negative handle an :class:`~cadence.InvalidArgumentError`).
+
+        ``values``: one row of k numbers per layer, in the layers' order, k the key
+        path's component count. With numpy, an array (or anything numpy converts to
+        one of a bool, integer or float dtype) of shape (n, k), (n, ...) with k numbers
+        per row (``(n, 4, 4)`` transforms), or flat (n * k,), which for k = 1 is (n,);
+        a C-contiguous aligned float64 array goes to C as it is, others are copied
+        once. Without numpy (and for sequences numpy cannot convert): a sequence of n
+        rows, each a number (k = 1) or a sequence of k numbers (a transform may be 4
+        rows of 4), or a flat sequence of n * k numbers. The numbers are those
+        :meth:`Layer.set` takes: ints, floats, bools (1.0 and 0.0), numpy scalars,
+        Fractions; strings, None, sets and dicts are a TypeError. Any other shape (a
+        transposed (k, n) array too) is a :class:`~cadence.TypeMismatchError`, as
+        C's count check; a single value is not repeated for every layer.
+
+        For ``repeatCount`` and ``repeatDuration`` a bool (Python's or numpy's, in a
+        bool array too) means forever (True) or 0, as everywhere in the binding.
+        ``contents`` goes through doubles, as in C: ids are whole numbers (a bool is a
+        TypeError), and an integer id a double cannot hold exactly (above 2**53) is an
+        :class:`~cadence.InvalidArgumentError`: set those with :attr:`Layer.contents`.
+
+        Errors, with nothing set: a stale handle :class:`~cadence.InvalidHandleError`;
+        an unknown key path :class:`~cadence.UnknownKeyPathError` (also for n = 0);
+        NaN or an infinity (outside the repeat fields), a timing field's rule (a
+        negative ``duration``...) or a fill mode that is none
+        :class:`~cadence.InvalidArgumentError`. n and n * k are C ``int32_t`` counts:
+        more than 2**31 - 1 is an :class:`~cadence.InvalidArgumentError`.
+        """
+        bkp = encode(keypath, "key path")
+        harr, hptr, count = _layer_handles(layers)  # (harr, vbuf: kept alive until C has read them)
+        kp = bkp if bkp is not None else b""
+        # The key path's component count (see sample); None for one the binding does
+        # not know: the values are passed as given, and C checks the key path and count.
+        k = KEY_PATH_COMPONENTS.get(kp)
+        if k is None:
+            k = self._sample_components.get(kp)
+        vbuf, vptr, n_values = _batch_values(values, count, k, kp, keypath)
+        e = self._enter()
+        try:
+            st = lib.cad_engine_set(e, hptr, count, bkp, vptr, n_values)
+        finally:
+            self._exit()
+        if st:
+            raise_status(st)
