@@ -1512,8 +1512,9 @@ class Engine:
         listed twice takes its last row. Unlike such a loop it is all or nothing:
         every handle, the count and every value are checked before anything changes,
         and a refused one raises with nothing set (the library's message names its
-        index, e.g. ``layers[2]``). Only a custom transition action that cannot be
-        added fails part-way (the layers before it keep their new values).
+        index, e.g. ``layers[2]``). Only a custom transition action that finds no
+        room for its animation (:class:`~cadence.OutOfMemoryError`) fails part-way;
+        the layers before it keep their new values.
 
         ``layers``: as for :meth:`sample`: Layer objects, handles, or a numpy array
         of handles of an integer dtype (no per-item Python work then; a float array is
