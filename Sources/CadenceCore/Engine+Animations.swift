@@ -578,7 +578,11 @@ extension Engine {
             releaseTree(Int(c))
             c = n
         }
+        let timeline = inst.keyframes[i] != nil
         inst.release(i)
+        // A timeline no instance holds any more leaves the memo with its
+        // last user, so its memory comes back (TimelineMemo.swift).
+        if timeline && !timelineMemo.entries.isEmpty { timelineMemo.dropUnused() }
     }
 
     func instanceMask(_ i: Int) -> UInt32 {

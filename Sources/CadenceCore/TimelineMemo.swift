@@ -11,10 +11,15 @@
 // the last few timelines it built, keyed by their inputs compared bit for bit
 // (so -0 and 0, which can give different results, never share an entry).
 //
-// The memo holds at most `capacity` entries. A new entry replaces one that no
-// running animation uses any more (only the memo holds its timeline), else the
-// oldest. Destroying an animation object drops entries no running animation
-// uses, so a large timeline does not outlive both its object and its layers.
+// The memo holds at most `capacity` entries, and only while an attached
+// animation uses them: when the last instance holding a timeline is released
+// (removed, replaced, finished, its layer destroyed), the entry goes too, so a
+// large timeline's memory comes back as it did without the memo. So the memo
+// saves the builds of one animation added to many layers while it runs on
+// them, not of an animation added again after it has ended everywhere. (Builds
+// made only to validate, by cad_layer_set_action, or by an add that then
+// failed, are dropped at the next release or cad_anim_destroy.) A new entry
+// replaces one no instance holds, else the oldest.
 
 struct TimelineMemo {
     static let capacity = 4

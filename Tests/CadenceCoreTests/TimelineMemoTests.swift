@@ -157,10 +157,45 @@ struct TimelineMemoTests {
         #expect(e.timelineMemo.hits == 1)
         try e.addAnimation(layer: l, animation: anims[0], key: "again0")
         #expect(e.timelineMemo.hits == 1)
-        // Finished animations leave the layer; destroying an object then empties the memo.
+        // Finished animations leave the layer, and their timelines the memo.
         try e.tick(2)
         #expect(try e.animationCount(layer: l) == 0)
-        try e.destroyAnimation(anims[0])
+        #expect(e.timelineMemo.entries.isEmpty)
+    }
+
+    @Test("a timeline leaves the memo with the last instance holding it, however that instance goes",
+          arguments: 0..<4)
+    func releasedWithLastUser(how: Int) throws {
+        let e = Engine(salt: 3)
+        try e.tick(0)
+        let a = try Self.keyframes(e, [0, 0.25, 1], mode: .cubicPaced)
+        let l1 = try e.createLayer(), l2 = try e.createLayer()
+        try e.addAnimation(layer: l1, animation: a, key: "k")
+        try e.addAnimation(layer: l2, animation: a, key: "k")
+        try e.destroyAnimation(a)   // the object goes first: its layers still hold the timeline
+        #expect(e.timelineMemo.entries.count == 1)
+        try e.removeAnimation(layer: l1, key: "k")
+        #expect(e.timelineMemo.entries.count == 1)   // l2 still runs it
+        switch how {
+        case 0: try e.removeAnimation(layer: l2, key: "k")
+        case 1: try e.addAnimation(layer: l2, spec: try AnimationSpec(kind: .basic, keyPath: "opacity"), key: "k")
+        case 2: try e.destroyLayer(l2)
+        default: try e.tick(5)   // ends, removed on completion
+        }
+        #expect(e.timelineMemo.entries.isEmpty)
+    }
+
+    @Test("a build made only to check an action's description is dropped at the next release")
+    func actionValidation() throws {
+        let e = Engine(salt: 3)
+        try e.tick(0)
+        let a = try Self.keyframes(e, [0, 1])
+        let b = try Self.keyframes(e, [1, 0])
+        let l = try e.createLayer()
+        try e.setAction(layer: l, key: "opacity", animation: a)
+        #expect(e.timelineMemo.entries.count == 1)
+        try e.addAnimation(layer: l, animation: b, key: "k")
+        try e.removeAnimation(layer: l, key: "k")
         #expect(e.timelineMemo.entries.isEmpty)
     }
 
