@@ -154,6 +154,12 @@ extension Engine {
                 throw .invalidArgument("values for \"\(t.name)\" must be finite (no NaN or infinity)")
             }
         }
+        try setChecked(l, t, v)
+    }
+
+    /// `set(layer:)` after its checks of the handle, the count and finiteness
+    /// (a timing key or contents still checks its own rule).
+    func setChecked(_ l: Int, _ t: KeyPathTarget, _ v: ValueBuffer) throws(CadenceError) {
         switch t.access {
         case let .timing(f):
             var timing = layerCold[l].timing
@@ -208,16 +214,29 @@ extension Engine {
                 throw .invalidHandle("layers[\(k)] (\(Engine.hex(ids[k]))) is not a live layer of this engine")
             }
         }
-        for k in ids.indices {
-            do throws(CadenceError) {
-                try Engine.validateSet(t, row(values, k, n))
-            } catch {
-                throw CadenceError(error.status, "layers[\(k)]: \(error.message) (nothing was set)")
+        // The values: finite (one pass over all of them), then a timing key's
+        // or contents' own rule on each row, with the messages a single set gives.
+        if case .timing = t.access {} else {
+            for i in values.indices where !values[i].isFinite {
+                throw CadenceError(.invalidArgument, "layers[\(i / max(n, 1))]: values for \"\(t.name)\" must be finite (no NaN or infinity) (nothing was set)")
             }
         }
+        switch t.access {
+        case .timing, .contents:
+            for k in ids.indices {
+                do throws(CadenceError) {
+                    try Engine.validateSet(t, row(values, k, n))
+                } catch {
+                    throw CadenceError(error.status, "layers[\(k)]: \(error.message) (nothing was set)")
+                }
+            }
+        default:
+            break
+        }
         for k in ids.indices {
+            guard let l = layerIndex(ids[k]) else { continue }   // (checked above)
             do throws(CadenceError) {
-                try set(layer: ids[k], t, row(values, k, n), count: n)
+                try setChecked(l, t, row(values, k, n))
             } catch {
                 throw CadenceError(error.status, "layers[\(k)]: \(error.message) (layers[0..<\(k)] were set)")
             }
