@@ -42,6 +42,7 @@ extension Engine {
             cache[l].opacity = clamp01(pres[l &* LayerProperty.stride &+ LayerProperty.opacity.offset])
             return
         }
+        if mask & ~LayerProperty.uncachedMask == 0 { return }   // (a change of position, transform, ...)
         refreshVisualCacheFields(l, mask: mask)
     }
 

@@ -133,6 +133,12 @@ public enum LayerProperty: Int, Sendable, CaseIterable, BitwiseCopyable {
     /// literal, not a lazily initialised `static let` (a `swift_once` call per use
     /// in the frame loop); a test checks it against `isGeometry`.
     public static var geometryMask: UInt32 { 0x7F }
+
+    /// Properties with no field in the render cache (`CachedItem`, `presHidden`):
+    /// position, zPosition, anchorPoint, anchorPointZ, transform and
+    /// sublayerTransform (the render list computes geometry). A literal; a test
+    /// checks that refreshing them leaves the cache as it was.
+    static var uncachedMask: UInt32 { 0x6F }
 }
 
 /// Timing fields of a layer, reachable through key paths (never animated).

@@ -11,6 +11,22 @@ struct FrameLoopFastPathTests {
         var geometry: UInt32 = 0
         for p in LayerProperty.allCases where p.isGeometry { geometry |= p.bit }
         #expect(LayerProperty.geometryMask == geometry)
+        // uncachedMask: refreshing those properties' cache fields changes
+        // nothing; refreshing any other property changes its field.
+        let e = Engine(salt: 2)
+        let l = try! e.layerIndex(e.createLayer())!
+        for p in LayerProperty.allCases {
+            if p == .contents {
+                e.presContents[l] = 77
+            } else {
+                // (values unlike the defaults; doubleSided defaults to 1)
+                for k in 0..<p.count { e.pres[l * LayerProperty.stride + p.offset + k] = p == .doubleSided ? 0 : 0.25 + Double(k) }
+            }
+            let before = String(describing: e.cache[l]) + "\(e.layers[l].presHidden)"
+            e.refreshVisualCacheBody(l, mask: p.bit)
+            let after = String(describing: e.cache[l]) + "\(e.layers[l].presHidden)"
+            #expect((before == after) == (LayerProperty.uncachedMask & p.bit != 0), "\(p)")
+        }
         #expect(Engine.transformBase == LayerProperty.transform.offset)
         #expect(Engine.sublayerBase == LayerProperty.sublayerTransform.offset)
         #expect(Engine.transformBits == LayerProperty.transform.bit | LayerProperty.sublayerTransform.bit)
