@@ -444,6 +444,16 @@ static const char *pick_garbage(void) {
     }
 }
 
+/* An array of nl layer handles (the first 16 picked, then repeated), or
+ * NULL (sometimes, and for counts too big to pass honestly). Caller frees. */
+static cad_layer *pick_layer_array(engine_slot *s, int32_t nl) {
+    if (!(nl >= 0 && nl <= HONEST_LIMIT && (u8() & 15))) return NULL;
+    cad_layer *ls = malloc((size_t)(nl > 0 ? nl : 1) * sizeof(cad_layer));
+    if (!ls) abort();
+    for (int32_t i = 0; i < nl; i++) ls[i] = i < 16 ? pick_layer(s) : ls[i % 16];
+    return ls;
+}
+
 static const char *pick_keypath(int *components) {
     uint8_t b = u8();
     if (b < 224) {
@@ -1479,12 +1489,7 @@ static void do_op(int op) {
         ep = pick_engine();
         int32_t nl = pick_count();
         if (nl > 64 && (u8() & 3)) nl = nl % 65;
-        cad_layer *ls = NULL;
-        if (nl >= 0 && nl <= HONEST_LIMIT && (u8() & 15)) {
-            ls = malloc((size_t)(nl > 0 ? nl : 1) * sizeof(cad_layer));
-            if (!ls) abort();
-            for (int32_t i = 0; i < nl; i++) ls[i] = i < 16 ? pick_layer(ep.s) : ls[i % 16];
-        }
+        cad_layer *ls = pick_layer_array(ep.s, nl);
         int comps;
         const char *kp = pick_keypath(&comps);
         uint8_t mode = u8();
@@ -1539,11 +1544,7 @@ static void do_op(int op) {
     case OP_SAMPLE: {
         ep = pick_engine();
         int32_t nl = pick_count();
-        cad_layer *ls = NULL;
-        if (nl >= 0 && nl <= HONEST_LIMIT && (u8() & 15)) {
-            ls = malloc((size_t)(nl > 0 ? nl : 1) * sizeof(cad_layer));
-            for (int32_t i = 0; i < nl; i++) ls[i] = i < 16 ? pick_layer(ep.s) : ls[i % 16];
-        }
+        cad_layer *ls = pick_layer_array(ep.s, nl);
         int comps;
         const char *kp = pick_keypath(&comps);
         uint8_t mode = u8();
