@@ -233,8 +233,26 @@ extension Engine {
         default:
             break
         }
+        // A plain block key path (not frame, contents, a timing or transform
+        // sub-key, or a value normalised to 0/1): a layer that runs no action
+        // (actions disabled by the transaction or for the layer, or a new
+        // layer) takes the model write straight from `values`, as setValue
+        // does with no action plan.
+        var plainBlock: (off: Int, prop: LayerProperty)?
+        if case let .block(off, bn) = t.access, bn == n, let prop = t.property,
+           t.interpolation != .hidden, t.interpolation != .discreteBool {
+            plainBlock = (off, prop)
+        }
         for k in ids.indices {
             guard let l = layerIndex(ids[k]) else { continue }   // (checked above)
+            if let (off, prop) = plainBlock,
+               !t.animatable || tx.disableActions || layerCold[l].isNew || !layerCold[l].actionsEnabled {
+                let o = l &* LayerProperty.stride &+ off, r = k &* n
+                for c in 0..<n { model[o &+ c] = values[r &+ c] }
+                if off < Engine.sublayerBase + 16 && off + n > Engine.transformBase { updateModelIdentityFlags(l) }
+                modelChanged(l, prop)
+                continue
+            }
             do throws(CadenceError) {
                 try setChecked(l, t, row(values, k, n))
             } catch {

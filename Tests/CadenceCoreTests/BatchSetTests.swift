@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import CadenceCore
 
@@ -75,6 +78,29 @@ struct BatchSetTests {
         #expect(try ls.map { try e.get(layer: $0, key) } == before)
     }
 
+    @Test("a whole transform set without actions under a running sub-key animation is the model it animates on")
+    func transformUnderSubKeyAnimation() throws {
+        let e = Engine(salt: 5)
+        let l = try e.createLayer()
+        try e.tick(0)
+        // rotation.z from 0 to π/2 over 1 s (linear, no timing function).
+        var spin = try AnimationSpec(kind: .basic, keyPath: "transform.rotation.z")
+        try spin.setEndpoint(.from, ValueBuffer([0]))
+        try spin.setEndpoint(.to, ValueBuffer([Double.pi / 2]))
+        spin.timing.duration = 1
+        try e.addAnimation(layer: l, spec: spin, key: "spin")
+        e.beginTransaction()
+        try e.setTransactionDisableActions(true)
+        try Self.set(e, [l], "transform", Transform3D.translation(10, 0, 0).elements)
+        try e.commitTransaction()
+        try e.tick(0.5)
+        // The animated angle, π/4, on the new model's other components: a
+        // translation by 10 (§2.3: the sub-key replaces its component).
+        let c = cos(Double.pi / 4), s = sin(Double.pi / 4)
+        let m = try e.presentation(layer: l, "transform")
+        #expect(near(m, [c, s, 0, 0, -s, c, 0, 0, 0, 0, 1, 0, 10, 0, 0, 1], 1e-12), "\(m)")
+    }
+
     @Test("timing keys and frame take the single set's paths")
     func timingAndFrame() throws {
         let e = Engine(salt: 5)
@@ -109,17 +135,24 @@ struct BatchSetDifferentialTests {
         ("timeOffset", { r in [r.uniform(-1, 1)] }),
         ("contents", { r in [Double(r.int(0...3))] }),
         ("zPosition", { r in [r.uniform(-5, 5)] }),
+        ("anchorPoint", { r in [r.unit(), r.unit()] }),
+        ("transform", { r in
+            let a = r.uniform(-3, 3), s = r.uniform(0.5, 2)
+            return r.int(0...3) == 0 ? Transform3D.identity.elements
+                : [s * cos(a), s * sin(a), 0, 0, -s * sin(a), s * cos(a), 0, 0, 0, 0, 1, 0, r.uniform(-9, 9), 0, 0, 1]
+        }),
     ]
-    static let readKeys = ["position", "opacity", "bounds", "transform", "backgroundColor", "hidden", "zPosition"]
+    static let readKeys = ["position", "opacity", "bounds", "transform", "backgroundColor", "hidden", "zPosition",
+                           "anchorPoint"]
 
-    @Test("a batch equals its loop of single sets", arguments: 0..<10)
+    @Test("a batch equals its loop of single sets", arguments: 0..<16)
     func differential(seed: Int) throws {
         var rng = SplitMix64(seed: UInt64(seed) &* 7919 &+ 17)
         let a = Engine(salt: 9), b = Engine(salt: 9)
-        var ls: [UInt64] = []
+        var ls: [UInt64] = [], root: UInt64 = 0
         for e in [a, b] {
             ls = []
-            let root = try e.createLayer()
+            root = try e.createLayer()
             for i in 0..<10 {
                 let l = try e.createLayer()
                 try e.addSublayer(i < 5 ? root : ls[i - 5], l)
@@ -144,13 +177,14 @@ struct BatchSetDifferentialTests {
                 batch.append(ls[rng.int(0...(ls.count - 1))])
                 values += gen(&rng)
             }
-            let wrap = rng.int(0...3)   // 0, 1: none; 2: a transaction; 3: a keyframe window
+            let wrap = rng.int(0...4)   // 0, 1: none; 2: a transaction; 3: a keyframe window; 4: actions disabled
             let d = rng.uniform(0.05, 0.5)
             for e in [a, b] {
                 if wrap >= 2 {
                     e.beginTransaction()
                     try e.setTransactionDuration(d)
                     if wrap == 3 { try e.beginKeyframe(relativeStart: 0.25, relativeDuration: 0.5) }
+                    if wrap == 4 { try e.setTransactionDisableActions(true) }
                 }
                 if e === a {
                     try e.set(layers: batch.span, KeyPathTarget.lookup(key)!, values.span)
@@ -171,6 +205,12 @@ struct BatchSetDifferentialTests {
                 _ = try b.sample(layers: ls.span, t, into: &sb)
                 #expect(oa.map(\.bitPattern) == ob.map(\.bitPattern), "\(k) after \(key) on \(batch.count) layers")
             }
+            // The render lists too (identity flags, world matrices, cached fields).
+            var ra = [RenderItem](repeating: RenderItem(), count: 32), rb = ra
+            var sra = ra.mutableSpan, srb = rb.mutableSpan
+            let na = try a.renderList(root: root, into: &sra), nb = try b.renderList(root: root, into: &srb)
+            #expect(na == nb)
+            #expect(String(describing: ra.prefix(na)) == String(describing: rb.prefix(nb)), "render list after \(key)")
             var ea: [Event] = [], eb: [Event] = []
             while let ev = try? a.pollEvent() { ea.append(ev) }
             while let ev = try? b.pollEvent() { eb.append(ev) }
