@@ -205,16 +205,11 @@ struct BatchSetDifferentialTests {
                 _ = try b.sample(layers: ls.span, t, into: &sb)
                 #expect(oa.map(\.bitPattern) == ob.map(\.bitPattern), "\(k) after \(key) on \(batch.count) layers")
             }
-            // The render lists too (identity flags, world matrices, cached fields).
-            var ra = [RenderItem](repeating: RenderItem(), count: 32), rb = ra
-            var sra = ra.mutableSpan, srb = rb.mutableSpan
-            let na = try a.renderList(root: root, into: &sra), nb = try b.renderList(root: root, into: &srb)
-            #expect(na == nb)
-            #expect(String(describing: ra.prefix(na)) == String(describing: rb.prefix(nb)), "render list after \(key)")
-            var ea: [Event] = [], eb: [Event] = []
-            while let ev = try? a.pollEvent() { ea.append(ev) }
-            while let ev = try? b.pollEvent() { eb.append(ev) }
-            #expect(ea == eb)
+            // The render lists byte for byte (identity flags, world matrices,
+            // cached fields), every render cache up to date, and the events.
+            #expect(Observed.renderList(a, root) == Observed.renderList(b, root), "render list after \(key)")
+            #expect(Observed.staleCaches(a).isEmpty, "stale caches after a batch of \(key)")
+            #expect(Observed.events(a) == Observed.events(b))
         }
     }
 }
